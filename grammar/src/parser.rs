@@ -1,8 +1,12 @@
 //! From text to [`ast`](crate::ast): pest parses, this module builds the tree.
 //!
-//! Before pest runs, [`check_nesting`] rejects code nested deeper than
-//! [`MAX_NESTING`](crate::limits::MAX_NESTING) so that neither pest nor the tree builder
-//! can exhaust the stack; the builder checks depth again as it goes.
+//! Before pest runs, [`check_nesting`] rejects code whose brackets nest deeper than
+//! [`MAX_NESTING`](crate::limits::MAX_NESTING). Nesting that brackets do not show (an
+//! `else if` chain, `roll d6 by roll d6 by ...`) is caught by pest's own stack guard,
+//! reported as [`ParseError::TooDeep`] too. The builder then counts the depth of the tree
+//! it builds (chains of operators included: `a + b + c` is a tree of depth 3) and stops at
+//! `4 * MAX_NESTING`, so that no later recursive walk over the tree (printing, checking,
+//! evaluating, dropping) can exhaust the stack either.
 
 use pest::Parser as _;
 use pest::iterators::Pair;
@@ -115,6 +119,14 @@ fn syntax_error(e: pest::error::Error<Rule>) -> ParseError {
         InputLocation::Span((a, b)) => Span::new(a, b),
     };
     let message = match &e.variant {
+        // pest's own guard against running out of stack: code nested in a way the bracket
+        // count does not see (`if .. else if ..` chains, `roll d6 by roll d6 by ..`).
+        ErrorVariant::CustomError { message } if message.ends_with("limit reached") => {
+            return ParseError::TooDeep {
+                limit: MAX_NESTING,
+                span,
+            };
+        }
         ErrorVariant::ParsingError {
             positives,
             negatives,
@@ -269,7 +281,7 @@ struct Builder {
 impl Builder {
     fn enter(&mut self, span: Span) -> Result<(), ParseError> {
         self.depth += 1;
-        // Every bracket level costs several tree levels; allow for that, but stay bounded.
+        // A bracket level may cost a few tree levels; allow for that, but stay bounded.
         if self.depth > MAX_NESTING * 4 {
             return Err(ParseError::TooDeep {
                 limit: MAX_NESTING,
@@ -361,7 +373,11 @@ impl Builder {
         Ok(Stmt { kind, span })
     }
 
+    /// Builds an expression. Precedence levels that hold a single operand (and
+    /// parentheses, which only group) are passed through in a loop, not by recursion, so
+    /// the builder recurses once per node of the tree, not once per grammar rule.
     fn expr(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let p = skip_single(p);
         let span = span_of(&p);
         self.enter(span)?;
         let e = self.expr_inner(p)?;
@@ -369,159 +385,185 @@ impl Builder {
         Ok(e)
     }
 
+    /// One node. Each kind of node is built by its own function, so that this one, which
+    /// is on the stack once per level of nesting, keeps a small stack frame.
     fn expr_inner(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
-        let span = span_of(&p);
         match p.as_rule() {
-            Rule::expr => self.expr(first(p)?),
             Rule::or_expr | Rule::and_expr | Rule::sum_expr | Rule::prod_expr | Rule::cmp_expr => {
                 self.binary_chain(p)
             }
-            Rule::not_expr | Rule::unary => {
-                let mut ops = Vec::new();
-                let mut operand = None;
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::not_op => ops.push((UnOp::Not, span_of(&q))),
-                        Rule::neg_op if q.as_str() == "-" => ops.push((UnOp::Neg, span_of(&q))),
-                        Rule::neg_op => ops.push((UnOp::Plus, span_of(&q))),
-                        _ => operand = Some(self.expr(q)?),
-                    }
-                }
-                let mut e = operand.ok_or_else(internal)?;
-                for (op, op_span) in ops.into_iter().rev() {
-                    let s = Span::new(op_span.start, e.span.end);
-                    e = Expr {
-                        kind: ExprKind::Unary {
-                            op,
-                            expr: Box::new(e),
-                        },
-                        span: s,
-                    };
-                }
-                Ok(e)
-            }
-            Rule::postfix => {
-                let mut it = p.into_inner();
-                let mut e = self.expr(it.next().ok_or_else(internal)?)?;
-                for op in it {
-                    let s = Span::new(e.span.start, op.as_span().end());
-                    let kind = match op.as_rule() {
-                        Rule::index_op => ExprKind::Index {
-                            base: Box::new(e),
-                            index: Box::new(self.expr(first(op)?)?),
-                        },
-                        Rule::field_op => ExprKind::Field {
-                            base: Box::new(e),
-                            field: ident(first(op)?),
-                        },
-                        Rule::call_args => {
-                            let name = match e.kind {
-                                ExprKind::Name(id) => id,
-                                _ => {
-                                    return Err(ParseError::Syntax {
-                                        message: "only a name can be called".into(),
-                                        span: span_of(&op),
-                                    });
-                                }
-                            };
-                            ExprKind::Call {
-                                name,
-                                args: self.args(op)?,
-                            }
-                        }
-                        _ => return Err(internal()),
-                    };
-                    e = Expr { kind, span: s };
-                }
-                Ok(e)
-            }
-            Rule::primary => self.expr(first(p)?),
-            // Parentheses only group; the tree keeps no trace of them (the printer puts
-            // back those the precedence needs).
-            Rule::paren => self.expr(first(p)?),
-            Rule::int => Ok(Expr {
-                kind: ExprKind::Int(int_value(&p)?),
-                span,
-            }),
-            Rule::bool_lit => Ok(Expr {
-                kind: ExprKind::Bool(p.as_str() == "true"),
-                span,
-            }),
-            Rule::none_lit => Ok(Expr {
-                kind: ExprKind::None,
-                span,
-            }),
-            Rule::string => Ok(Expr {
-                kind: ExprKind::Str(string_lit(p)?.value),
-                span,
-            }),
-            Rule::ident => Ok(Expr {
-                kind: ExprKind::Name(ident(p)),
-                span,
-            }),
-            Rule::list_lit => Ok(Expr {
-                kind: ExprKind::List(
-                    p.into_inner()
-                        .map(|q| self.expr(q))
-                        .collect::<Result<_, _>>()?,
-                ),
-                span,
-            }),
-            Rule::block => Ok(Expr {
-                kind: ExprKind::Block(self.block(p)?),
-                span,
-            }),
+            Rule::not_expr | Rule::unary => self.unary(p),
+            Rule::postfix => self.postfix(p),
+            Rule::int | Rule::bool_lit | Rule::none_lit | Rule::string | Rule::ident => literal(p),
+            Rule::list_lit => self.list_lit(p),
+            Rule::block => self.block_expr(p),
             Rule::if_expr => self.if_expr(p),
             Rule::match_expr => self.match_expr(p),
             Rule::choose_expr => self.choose_expr(p),
             Rule::roll_expr => self.roll_expr(p),
-            Rule::modifiers_expr => {
-                let mut it = p.into_inner();
-                let name = string_lit(it.next().ok_or_else(internal)?)?;
-                let mut rows = Vec::new();
-                for r in it {
-                    let mut ri = r.into_inner();
-                    let label = string_lit(ri.next().ok_or_else(internal)?)?;
-                    let value = self.expr(ri.next().ok_or_else(internal)?)?;
-                    let when = ri.next().map(|w| self.expr(w)).transpose()?;
-                    rows.push(ModRow { label, value, when });
-                }
-                Ok(Expr {
-                    kind: ExprKind::Modifiers { name, rows },
-                    span,
-                })
-            }
-            Rule::quant_expr => {
-                let mut it = p.into_inner();
-                let quant = match it.next().ok_or_else(internal)?.as_str() {
-                    "count" => Quant::Count,
-                    "any" => Quant::Any,
-                    _ => Quant::All,
-                };
-                let var = ident(it.next().ok_or_else(internal)?);
-                let iter = Box::new(self.expr(it.next().ok_or_else(internal)?)?);
-                let filter = it.next().map(|w| self.expr(w).map(Box::new)).transpose()?;
-                Ok(Expr {
-                    kind: ExprKind::Quant {
-                        quant,
-                        var,
-                        iter,
-                        filter,
-                    },
-                    span,
-                })
-            }
-            Rule::hook_expr => {
-                let mut it = p.into_inner();
-                let name = ident(it.next().ok_or_else(internal)?);
-                let args = self.args(it.next().ok_or_else(internal)?)?;
-                Ok(Expr {
-                    kind: ExprKind::Hook { name, args },
-                    span,
-                })
-            }
+            Rule::modifiers_expr => self.modifiers_expr(p),
+            Rule::quant_expr => self.quant_expr(p),
+            Rule::hook_expr => self.hook_expr(p),
             _ => Err(internal()),
         }
+    }
+
+    /// Goes `extra` levels deeper for the duration of `f`: a chain of `n` operators
+    /// (`a + b + c`, `not not x`, `x.a.b`) nests the tree `n` levels deep.
+    fn nested<T>(
+        &mut self,
+        extra: usize,
+        span: Span,
+        f: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<T, ParseError> {
+        self.depth += extra;
+        if self.depth > MAX_NESTING * 4 {
+            return Err(ParseError::TooDeep {
+                limit: MAX_NESTING,
+                span,
+            });
+        }
+        let r = f(self)?;
+        self.depth -= extra;
+        Ok(r)
+    }
+
+    fn unary(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let mut ops = Vec::new();
+        let mut operand = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::not_op => ops.push((UnOp::Not, span_of(&q))),
+                Rule::neg_op if q.as_str() == "-" => ops.push((UnOp::Neg, span_of(&q))),
+                Rule::neg_op => ops.push((UnOp::Plus, span_of(&q))),
+                _ => operand = Some(q),
+            }
+        }
+        let operand = operand.ok_or_else(internal)?;
+        let mut e = self.nested(ops.len(), span_of(&operand), |b| b.expr(operand))?;
+        for (op, op_span) in ops.into_iter().rev() {
+            let s = Span::new(op_span.start, e.span.end);
+            e = Expr {
+                kind: ExprKind::Unary {
+                    op,
+                    expr: Box::new(e),
+                },
+                span: s,
+            };
+        }
+        Ok(e)
+    }
+
+    fn postfix(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let mut it = p.into_inner();
+        let base = it.next().ok_or_else(internal)?;
+        let ops: Vec<Pair<'_, Rule>> = it.collect();
+        // The innermost node of the chain is its base.
+        self.nested(ops.len(), span_of(&base), |b| {
+            let mut e = b.expr(base)?;
+            for op in ops {
+                let s = Span::new(e.span.start, op.as_span().end());
+                let kind = match op.as_rule() {
+                    Rule::index_op => ExprKind::Index {
+                        base: Box::new(e),
+                        index: Box::new(b.expr(first(op)?)?),
+                    },
+                    Rule::field_op => ExprKind::Field {
+                        base: Box::new(e),
+                        field: ident(first(op)?),
+                    },
+                    Rule::call_args => {
+                        let name = match e.kind {
+                            ExprKind::Name(id) => id,
+                            _ => {
+                                return Err(ParseError::Syntax {
+                                    message: "only a name can be called".into(),
+                                    span: span_of(&op),
+                                });
+                            }
+                        };
+                        ExprKind::Call {
+                            name,
+                            args: b.args(op)?,
+                        }
+                    }
+                    _ => return Err(internal()),
+                };
+                e = Expr { kind, span: s };
+            }
+            Ok(e)
+        })
+    }
+
+    fn list_lit(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let span = span_of(&p);
+        let items = p
+            .into_inner()
+            .map(|q| self.expr(q))
+            .collect::<Result<_, _>>()?;
+        Ok(Expr {
+            kind: ExprKind::List(items),
+            span,
+        })
+    }
+
+    fn block_expr(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let span = span_of(&p);
+        Ok(Expr {
+            kind: ExprKind::Block(self.block(p)?),
+            span,
+        })
+    }
+
+    fn modifiers_expr(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let span = span_of(&p);
+        let mut it = p.into_inner();
+        let name = string_lit(it.next().ok_or_else(internal)?)?;
+        let mut rows = Vec::new();
+        for r in it {
+            let mut ri = r.into_inner();
+            let label = string_lit(ri.next().ok_or_else(internal)?)?;
+            let value = self.expr(ri.next().ok_or_else(internal)?)?;
+            let when = ri.next().map(|w| self.expr(w)).transpose()?;
+            rows.push(ModRow { label, value, when });
+        }
+        Ok(Expr {
+            kind: ExprKind::Modifiers { name, rows },
+            span,
+        })
+    }
+
+    fn quant_expr(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let span = span_of(&p);
+        let mut it = p.into_inner();
+        let quant = match it.next().ok_or_else(internal)?.as_str() {
+            "count" => Quant::Count,
+            "any" => Quant::Any,
+            _ => Quant::All,
+        };
+        let var = ident(it.next().ok_or_else(internal)?);
+        let iter = Box::new(self.expr(it.next().ok_or_else(internal)?)?);
+        let filter = it.next().map(|w| self.expr(w).map(Box::new)).transpose()?;
+        Ok(Expr {
+            kind: ExprKind::Quant {
+                quant,
+                var,
+                iter,
+                filter,
+            },
+            span,
+        })
+    }
+
+    fn hook_expr(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+        let span = span_of(&p);
+        let mut it = p.into_inner();
+        let name = ident(it.next().ok_or_else(internal)?);
+        let args = self.args(it.next().ok_or_else(internal)?)?;
+        Ok(Expr {
+            kind: ExprKind::Hook { name, args },
+            span,
+        })
     }
 
     fn args(&mut self, p: Pair<'_, Rule>) -> Result<Vec<Expr>, ParseError> {
@@ -530,40 +572,28 @@ impl Builder {
 
     /// Left-associative chains `a op b op c`; comparisons have at most one operator.
     fn binary_chain(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
-        let mut it = p.into_inner();
-        let mut lhs = self.expr(it.next().ok_or_else(internal)?)?;
-        while let Some(op) = it.next() {
-            let op = match op.as_str() {
-                "or" => BinOp::Or,
-                "and" => BinOp::And,
-                "==" => BinOp::Eq,
-                "!=" => BinOp::Ne,
-                "<" => BinOp::Lt,
-                "<=" => BinOp::Le,
-                ">" => BinOp::Gt,
-                ">=" => BinOp::Ge,
-                "in" => BinOp::In,
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "|" => BinOp::Union,
-                "&" => BinOp::Intersect,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                "%" => BinOp::Rem,
-                _ => return Err(internal()),
-            };
-            let rhs = self.expr(it.next().ok_or_else(internal)?)?;
-            let span = Span::new(lhs.span.start, rhs.span.end);
-            lhs = Expr {
-                kind: ExprKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span,
-            };
-        }
-        Ok(lhs)
+        let items: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+        let n_ops = items.len() / 2;
+        // The innermost node of a left-associative chain is its first operand.
+        let span = items.first().map(span_of).unwrap_or_default();
+        self.nested(n_ops, span, |b| {
+            let mut it = items.into_iter();
+            let mut lhs = b.expr(it.next().ok_or_else(internal)?)?;
+            while let Some(op) = it.next() {
+                let op = binop(op.as_str())?;
+                let rhs = b.expr(it.next().ok_or_else(internal)?)?;
+                let span = Span::new(lhs.span.start, rhs.span.end);
+                lhs = Expr {
+                    kind: ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    span,
+                };
+            }
+            Ok(lhs)
+        })
     }
 
     fn if_expr(&mut self, p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
@@ -740,6 +770,69 @@ fn pattern(p: Pair<'_, Rule>) -> Result<Pattern, ParseError> {
         Rule::neg_int | Rule::int => Pattern::Int(int_value(&p)?),
         Rule::string => Pattern::Str(string_lit(p)?.value),
         Rule::bool_lit => Pattern::Bool(p.as_str() == "true"),
+        _ => return Err(internal()),
+    })
+}
+
+/// Skips the precedence levels that hold a single operand, and parentheses (which only
+/// group: the tree keeps no trace of them; the printer puts back those the precedence
+/// needs).
+fn skip_single(mut p: Pair<'_, Rule>) -> Pair<'_, Rule> {
+    loop {
+        match p.as_rule() {
+            Rule::expr
+            | Rule::or_expr
+            | Rule::and_expr
+            | Rule::not_expr
+            | Rule::cmp_expr
+            | Rule::sum_expr
+            | Rule::prod_expr
+            | Rule::unary
+            | Rule::postfix
+            | Rule::primary
+            | Rule::paren => {
+                let mut inner = p.clone().into_inner();
+                match (inner.next(), inner.next()) {
+                    (Some(only), None) => p = only,
+                    _ => return p,
+                }
+            }
+            _ => return p,
+        }
+    }
+}
+
+fn literal(p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = span_of(&p);
+    let kind = match p.as_rule() {
+        Rule::int => ExprKind::Int(int_value(&p)?),
+        Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
+        Rule::none_lit => ExprKind::None,
+        Rule::string => ExprKind::Str(string_lit(p)?.value),
+        Rule::ident => ExprKind::Name(ident(p)),
+        _ => return Err(internal()),
+    };
+    Ok(Expr { kind, span })
+}
+
+fn binop(s: &str) -> Result<BinOp, ParseError> {
+    Ok(match s {
+        "or" => BinOp::Or,
+        "and" => BinOp::And,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "in" => BinOp::In,
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "|" => BinOp::Union,
+        "&" => BinOp::Intersect,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        "%" => BinOp::Rem,
         _ => return Err(internal()),
     })
 }

@@ -9,7 +9,10 @@ use crate::ast::*;
 /// Prints a sequence of statements, as a procedure body.
 pub fn print_body(b: &Block) -> String {
     let mut p = Printer::default();
-    for s in &b.stmts {
+    for (i, s) in b.stmts.iter().enumerate() {
+        if i > 0 {
+            p.line();
+        }
         p.stmt(s);
     }
     p.out
