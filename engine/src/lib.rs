@@ -1,1 +1,24 @@
-//! engine
+//! The generic FUBA turn engine.
+//!
+//! A ruleset file (one edition, or a house rule) is loaded and checked into a
+//! [`ruleset::Ruleset`]; a [`game::Match`] runs it with dice from a [`dice::DiceSource`] and
+//! decisions from [`agent::Agent`]s, recording every event in the [`log`]. The engine knows
+//! areas, teams, pieces, dice, the ball, the clock, choices and hooks; every rule of every
+//! edition lives in `rulesets/`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod agent;
+pub mod board;
+pub(crate) mod compile;
+pub mod dice;
+pub mod game;
+pub mod interp;
+pub mod ir;
+pub mod log;
+pub mod prims;
+pub mod ruleset;
+pub mod state;
+pub mod value;
+
+pub use compile::edit_distance;

@@ -9,6 +9,8 @@
 //! evaluating, dropping) can exhaust the stack either.
 
 use pest::Parser as _;
+#[cfg(test)]
+use pest::error::ErrorVariant;
 use pest::iterators::Pair;
 
 use crate::ast::*;
@@ -835,4 +837,25 @@ fn binop(s: &str) -> Result<BinOp, ParseError> {
         "%" => BinOp::Rem,
         _ => return Err(internal()),
     })
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    #[test]
+    fn attempts() {
+        pest::set_error_detail(true);
+        for entry in std::fs::read_dir("tests/fixtures/invalid").unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Err(e) = EffectParser::parse(Rule::body, &text) {
+                let a = e.parse_attempts().unwrap();
+                println!("=== {} pos {:?} max {}", path.display(), e.location, a.max_position);
+                println!("  expected {:?}", a.expected_tokens().iter().map(|t| t.to_string()).collect::<Vec<_>>());
+                println!("  unexpected {:?}", a.unexpected_tokens().iter().map(|t| t.to_string()).collect::<Vec<_>>());
+                println!("  stacks {:?}", a.call_stacks().iter().map(|c| (c.deepest.get_rule().copied(), c.parent)).collect::<Vec<_>>());
+                if let ErrorVariant::ParsingError { positives, negatives } = &e.variant { println!("  pos {positives:?} neg {negatives:?}"); }
+            }
+        }
+    }
 }

@@ -1,0 +1,151 @@
+//! Agents: whoever decides for a team. Each decision offers a finite list of legal,
+//! labelled options; the agent picks one by index.
+//!
+//! An agent sees only what its team may see: the public match state ([`View`]) and the
+//! decision. The opponent's secret choices live in the rule being run until the rule
+//! reveals them, so no agent can read them.
+
+use crate::board::AreaId;
+use crate::dice::Stream;
+use crate::ruleset::Ruleset;
+use crate::state::MatchState;
+use crate::value::{Move, Sym, Team};
+
+/// One option of a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opt {
+    /// An area.
+    Area(AreaId),
+    /// A move.
+    Move(Move),
+    /// A labelled arm (index into the arms, its label).
+    Arm(u16, Sym),
+    /// The `skip` option.
+    Skip(Sym),
+}
+
+impl Opt {
+    /// The option's stable label.
+    pub fn label(&self, rs: &Ruleset) -> String {
+        match self {
+            Opt::Area(a) => rs.board.name(*a).to_string(),
+            Opt::Move(m) => format!(
+                "{}{}->{}",
+                if m.keeper { "GK " } else { "" },
+                rs.board.name(m.from),
+                rs.board.name(m.to)
+            ),
+            Opt::Arm(_, s) | Opt::Skip(s) => rs.symbol(*s).to_string(),
+        }
+    }
+}
+
+/// A decision put to an agent.
+#[derive(Debug)]
+pub struct Decision<'a> {
+    /// The team deciding.
+    pub team: Team,
+    /// The decision's name (`target area`).
+    pub kind: &'a str,
+    /// The legal options, in a fixed order.
+    pub options: &'a [Opt],
+    /// Whether the choice is hidden from the other team.
+    pub secret: bool,
+}
+
+/// What an agent may look at.
+pub struct View<'a> {
+    /// The rules.
+    pub rules: &'a Ruleset,
+    /// The public state.
+    pub state: &'a MatchState,
+}
+
+/// Decides for a team.
+pub trait Agent {
+    /// Picks an option: an index into `d.options`. `Err` with a message stops the match
+    /// (a scripted agent without the label asked for, a human who quit).
+    fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String>;
+    /// A short name for logs.
+    fn name(&self) -> String;
+}
+
+/// Picks uniformly at random from the legal options.
+#[derive(Debug, Clone)]
+pub struct RandomAgent {
+    rng: Stream,
+}
+
+impl RandomAgent {
+    /// A random agent with its own stream, derived from the match seed and the team.
+    pub fn new(seed: u64, team: Team) -> Self {
+        RandomAgent {
+            rng: Stream::new(seed, 1 + u64::from(team)),
+        }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn choose(&mut self, _: &View<'_>, d: &Decision<'_>) -> Result<usize, String> {
+        Ok(self.rng.below(d.options.len() as u32) as usize)
+    }
+    fn name(&self) -> String {
+        "random".into()
+    }
+}
+
+/// Picks options by label, in order (scenarios, replays, tests).
+#[derive(Debug, Clone, Default)]
+pub struct ScriptedAgent {
+    /// Labels still to use.
+    pub script: std::collections::VecDeque<String>,
+    /// What to do when the script runs out: `None` fails, `Some(agent)` hands over.
+    pub fallback: Option<RandomAgent>,
+}
+
+impl ScriptedAgent {
+    /// A script of labels.
+    pub fn new(labels: impl IntoIterator<Item = String>) -> Self {
+        ScriptedAgent {
+            script: labels.into_iter().collect(),
+            fallback: None,
+        }
+    }
+}
+
+impl Agent for ScriptedAgent {
+    fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String> {
+        let Some(want) = self.script.pop_front() else {
+            return match &mut self.fallback {
+                Some(f) => f.choose(view, d),
+                None => Err(format!(
+                    "the script has no choice left for \"{}\"; legal: {}",
+                    d.kind,
+                    legal_labels(view.rules, d)
+                )),
+            };
+        };
+        d.options
+            .iter()
+            .position(|o| o.label(view.rules) == want)
+            .ok_or_else(|| {
+                format!(
+                    "scripted choice \"{want}\" is not legal for \"{}\"; legal: {}",
+                    d.kind,
+                    legal_labels(view.rules, d)
+                )
+            })
+    }
+    fn name(&self) -> String {
+        "scripted".into()
+    }
+}
+
+/// The legal labels of a decision, for messages.
+pub fn legal_labels(rs: &Ruleset, d: &Decision<'_>) -> String {
+    d.options
+        .iter()
+        .map(|o| format!("\"{}\"", o.label(rs)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

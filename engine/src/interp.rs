@@ -1,0 +1,1211 @@
+//! The interpreter: runs compiled rules against a match state, asking agents for choices
+//! and the dice source for dice, and records events.
+//!
+//! Every node evaluated costs one operation; a stage that exceeds the budget, a `repeat`
+//! over the limit or calls nested too deep stop the match with an error naming the rule.
+
+use std::rc::Rc;
+
+use fuba_grammar::ast::{AssignOp, Keep, Quant};
+
+use crate::agent::{Agent, Decision, Opt, View};
+use crate::board::{AreaId, AreaSet, Direction};
+use crate::dice::DiceSource;
+use crate::ir::*;
+use crate::log::{team_name, value_json, Event, EventKind, ModRowLog};
+use crate::prims::Prim;
+use crate::ruleset::{Domain, Ruleset};
+use crate::state::{MatchState, GONE, OFF};
+use crate::value::{Dice, Move, MoveSet, Team, Value};
+
+/// Limits on running rules. All in one place.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Operations per stage.
+    pub ops_per_stage: u64,
+    /// Largest `repeat` count.
+    pub max_repeat: i64,
+    /// Deepest nesting of procedure calls and hooks.
+    pub max_call_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            ops_per_stage: 1_000_000,
+            max_repeat: 64,
+            max_call_depth: 32,
+        }
+    }
+}
+
+/// A rule failed while running.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}\n  --> {place} (in {rule})")]
+pub struct RunError {
+    /// What went wrong.
+    pub message: String,
+    /// The rule running.
+    pub rule: String,
+    /// `file:line:col` of the code running.
+    pub place: String,
+}
+
+/// Why evaluation stopped early.
+#[derive(Debug)]
+pub enum Flow {
+    /// `break`.
+    Break,
+    /// `return`.
+    Return(Value),
+    /// `end_turn()`.
+    EndTurn,
+    /// `end_half()`.
+    EndHalf,
+    /// An error.
+    Error(RunError),
+}
+
+type R<T> = Result<T, Flow>;
+
+/// Counts kept for every match, logged or not (figures and rules coverage).
+#[derive(Debug, Clone, Default)]
+pub struct Counters {
+    /// Emitted events by kind symbol.
+    pub emits: Vec<u32>,
+    /// Table rows used: `[table][row]`.
+    pub rows: Vec<Vec<u32>>,
+    /// Triggers fired.
+    pub triggers: Vec<u32>,
+    /// Procedures called.
+    pub procs: Vec<u32>,
+    /// Choices made.
+    pub choices: u32,
+    /// Dice rolled.
+    pub dice: u32,
+}
+
+/// A running match: rules, state, dice, agents, log.
+pub struct Interp<'a> {
+    /// The rules.
+    pub rs: &'a Ruleset,
+    /// The state.
+    pub st: MatchState,
+    /// Where dice come from.
+    pub dice: Box<dyn DiceSource + 'a>,
+    /// Home and away agents.
+    pub agents: [Box<dyn Agent + 'a>; 2],
+    /// The events, when logging.
+    pub log: Option<Vec<Event>>,
+    /// Counts for figures and coverage.
+    pub counters: Counters,
+    /// Limits.
+    pub limits: Limits,
+    stack: Vec<Value>,
+    ops: u64,
+    depth: u32,
+    /// Code units being run, innermost last.
+    units: Vec<u32>,
+    /// The stage being run (a procedure index), for the log.
+    pub stage: Option<u16>,
+    opts: Vec<Opt>,
+}
+
+fn as_int(v: &Value) -> i64 {
+    match v {
+        Value::Int(i) => *i,
+        Value::Bool(b) => i64::from(*b),
+        _ => 0,
+    }
+}
+
+fn as_bool(v: &Value) -> bool {
+    matches!(v, Value::Bool(true))
+}
+
+impl<'a> Interp<'a> {
+    /// A match about to start.
+    pub fn new(rs: &'a Ruleset, dice: Box<dyn DiceSource + 'a>, agents: [Box<dyn Agent + 'a>; 2]) -> Self {
+        Interp {
+            rs,
+            st: MatchState::new(rs),
+            dice,
+            agents,
+            log: None,
+            counters: Counters {
+                emits: vec![0; rs.symbols.len()],
+                rows: rs.tables.iter().map(|t| vec![0; t.rows.len()]).collect(),
+                triggers: vec![0; rs.triggers.len()],
+                procs: vec![0; rs.procs.len()],
+                choices: 0,
+                dice: 0,
+            },
+            limits: Limits::default(),
+            stack: Vec::with_capacity(256),
+            ops: 0,
+            depth: 0,
+            units: Vec::with_capacity(16),
+            stage: None,
+            opts: Vec::with_capacity(64),
+        }
+    }
+
+    // ------------------------------------------------------------------ errors, log
+
+    fn current_rule(&self) -> String {
+        self.units
+            .last()
+            .map_or_else(|| "match".to_string(), |u| self.rs.units[*u as usize].rule.clone())
+    }
+
+    /// An error at a node.
+    pub fn error(&self, loc: Loc, message: impl Into<String>) -> Flow {
+        let rule = self.rs.units.get(loc.unit as usize).map_or_else(|| self.current_rule(), |u| u.rule.clone());
+        Flow::Error(RunError {
+            message: message.into(),
+            rule,
+            place: self.rs.place(loc.start),
+        })
+    }
+
+    /// Records an event when logging.
+    pub fn emit_event(&mut self, kind: EventKind) {
+        if self.log.is_none() {
+            return;
+        }
+        let (rule, section) = match self.units.last() {
+            Some(u) => {
+                let unit = &self.rs.units[*u as usize];
+                (unit.rule.clone(), unit.section.clone())
+            }
+            None => ("match".to_string(), String::new()),
+        };
+        let stage = self
+            .stage
+            .map_or_else(String::new, |s| self.rs.procs[s as usize].name.clone());
+        let st = &self.st;
+        if let Some(log) = &mut self.log {
+            log.push(Event {
+                seq: log.len() as u32,
+                half: st.clock.half,
+                turn: st.turn,
+                minute: st.clock.minute,
+                added: st.clock.added,
+                stage,
+                rule,
+                section,
+                kind,
+            });
+        }
+    }
+
+    fn tick(&mut self, loc: Loc) -> R<()> {
+        self.ops += 1;
+        if self.ops > self.limits.ops_per_stage {
+            return Err(self.error(
+                loc,
+                format!("operation budget exceeded: more than {} operations in one stage (a runaway rule?)", self.limits.ops_per_stage),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Resets the operation budget (done at every stage).
+    pub fn reset_budget(&mut self) {
+        self.ops = 0;
+    }
+
+    // ------------------------------------------------------------------ running code
+
+    /// Runs a procedure by index with arguments.
+    pub fn call_proc(&mut self, idx: u16, args: Vec<Value>, loc: Loc) -> R<Value> {
+        let rs = self.rs;
+        let p = &rs.procs[idx as usize];
+        self.counters.procs[idx as usize] += 1;
+        self.run_code(&p.code, p.unit, args, loc)
+    }
+
+    fn run_code(&mut self, code: &'a Code, unit: u32, args: Vec<Value>, loc: Loc) -> R<Value> {
+        if self.depth >= self.limits.max_call_depth {
+            let chain: Vec<&str> = self.units.iter().map(|u| self.rs.units[*u as usize].rule.as_str()).collect();
+            return Err(self.error(loc, format!("calls nested deeper than {}: {}", self.limits.max_call_depth, chain.join(" -> "))));
+        }
+        let base = self.stack.len();
+        self.stack.extend(args);
+        self.stack.resize(base + code.slots as usize, Value::None);
+        self.depth += 1;
+        self.units.push(unit);
+        let r = self.block(&code.body, base);
+        self.units.pop();
+        self.depth -= 1;
+        self.stack.truncate(base);
+        match r {
+            Ok(v) | Err(Flow::Return(v)) => Ok(v),
+            Err(Flow::Break) => Ok(Value::None),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn block(&mut self, b: &'a Block, base: usize) -> R<Value> {
+        let mut last = Value::None;
+        for s in b.stmts.iter() {
+            last = self.stmt(s, base)?;
+        }
+        Ok(last)
+    }
+
+    fn stmt(&mut self, s: &'a Stmt, base: usize) -> R<Value> {
+        match s {
+            Stmt::Let(slot, n) => {
+                let v = self.eval(n, base)?;
+                self.stack[base + *slot as usize] = v;
+            }
+            Stmt::LetPair(a, b, n) => {
+                if let Value::Move(m) = self.eval(n, base)? {
+                    self.stack[base + *a as usize] = Value::Area(m.from);
+                    self.stack[base + *b as usize] = Value::Area(m.to);
+                } else {
+                    return Err(self.error(n.loc, "`let (a, b)` needs a move"));
+                }
+            }
+            Stmt::SetLocal(slot, op, n) => {
+                let v = self.eval(n, base)?;
+                let cur = &mut self.stack[base + *slot as usize];
+                *cur = match op {
+                    AssignOp::Assign => v,
+                    AssignOp::Add => Value::Int(as_int(cur).saturating_add(as_int(&v))),
+                    AssignOp::Sub => Value::Int(as_int(cur).saturating_sub(as_int(&v))),
+                };
+            }
+            Stmt::SetVar(var, idx, op, n, _) => {
+                let team = match idx {
+                    Some(i) => Some(self.team(i, base)?),
+                    None => None,
+                };
+                let v = self.eval(n, base)?;
+                let slot = self.var_slot(*var, team);
+                *slot = match op {
+                    AssignOp::Assign => v,
+                    AssignOp::Add => Value::Int(as_int(slot).saturating_add(as_int(&v))),
+                    AssignOp::Sub => Value::Int(as_int(slot).saturating_sub(as_int(&v))),
+                };
+            }
+            Stmt::Repeat(n, body, loc) => {
+                let count = as_int(&self.eval(n, base)?);
+                if count > self.limits.max_repeat {
+                    return Err(self.error(*loc, format!("`repeat {count}` is over the limit of {}", self.limits.max_repeat)));
+                }
+                for _ in 0..count.max(0) {
+                    match self.block(body, base) {
+                        Ok(_) => {}
+                        Err(Flow::Break) => break,
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            Stmt::For(slot, iter, body) => {
+                let coll = self.eval(iter, base)?;
+                let items = self.items(&coll);
+                for it in items {
+                    self.stack[base + *slot as usize] = it;
+                    match self.block(body, base) {
+                        Ok(_) => {}
+                        Err(Flow::Break) => break,
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            Stmt::Break => return Err(Flow::Break),
+            Stmt::Return(v) => {
+                let v = match v {
+                    Some(n) => self.eval(n, base)?,
+                    None => Value::None,
+                };
+                return Err(Flow::Return(v));
+            }
+            Stmt::Emit(kind, fields) => {
+                if let Some(c) = self.counters.emits.get_mut(*kind as usize) {
+                    *c += 1;
+                }
+                if self.log.is_some() {
+                    let mut map = serde_json::Map::new();
+                    for (f, n) in fields.iter() {
+                        let v = self.eval(n, base)?;
+                        map.insert(self.rs.symbol(*f).to_string(), value_json(self.rs, &v));
+                    }
+                    self.emit_event(EventKind::Emit {
+                        kind: self.rs.symbol(*kind).to_string(),
+                        fields: map,
+                    });
+                } else {
+                    // Fields may have effects (a choice, a roll): evaluate them anyway.
+                    for (_, n) in fields.iter() {
+                        self.eval(n, base)?;
+                    }
+                }
+            }
+            Stmt::Expr(n) => return self.eval(n, base),
+        }
+        Ok(Value::None)
+    }
+
+    fn var_slot(&mut self, var: VarRef, team: Option<Team>) -> &mut Value {
+        let t = team.unwrap_or(0) as usize;
+        let i = var.idx as usize;
+        match var.scope {
+            Scope::Match => &mut self.st.vars_match[i],
+            Scope::Team => &mut self.st.vars_team[i][t],
+            Scope::Turn => &mut self.st.vars_turn[i],
+            Scope::TeamTurn => &mut self.st.vars_team_turn[i][t],
+        }
+    }
+
+    fn items(&self, v: &Value) -> Vec<Value> {
+        match v {
+            Value::Areas(s) => s.iter().map(Value::Area).collect(),
+            Value::Area(a) => vec![Value::Area(*a)],
+            Value::Dice(d) => d.as_slice().iter().map(|x| Value::Int(i64::from(*x))).collect(),
+            Value::List(l) => l.iter().map(|x| Value::Int(*x)).collect(),
+            Value::Moves(m) => m.iter().map(Value::Move).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn team(&mut self, n: &'a Node, base: usize) -> R<Team> {
+        match self.eval(n, base)? {
+            Value::Team(t) => Ok(t),
+            other => Err(self.error(n.loc, format!("expected a team, found {other:?}"))),
+        }
+    }
+
+    fn area(&mut self, n: &'a Node, base: usize) -> R<AreaId> {
+        match self.eval(n, base)? {
+            Value::Area(a) => Ok(a),
+            Value::None => Err(self.error(n.loc, "expected an area, found none (an unset variable?)")),
+            other => Err(self.error(n.loc, format!("expected an area, found {other:?}"))),
+        }
+    }
+
+    fn areas(&mut self, n: &'a Node, base: usize) -> R<AreaSet> {
+        match self.eval(n, base)? {
+            Value::Areas(s) => Ok(s),
+            Value::Area(a) => Ok(AreaSet::one(a)),
+            Value::None => Ok(AreaSet::EMPTY),
+            other => Err(self.error(n.loc, format!("expected areas, found {other:?}"))),
+        }
+    }
+
+    fn int(&mut self, n: &'a Node, base: usize) -> R<i64> {
+        match self.eval(n, base)? {
+            Value::Int(i) => Ok(i),
+            other => Err(self.error(n.loc, format!("expected an integer, found {other:?}"))),
+        }
+    }
+
+    fn dice_of(&mut self, n: &'a Node, base: usize) -> R<Dice> {
+        match self.eval(n, base)? {
+            Value::Dice(d) => Ok(d),
+            Value::Int(i) => Ok(Dice {
+                n: 1,
+                d: [i.clamp(0, 255) as u8, 0, 0, 0, 0, 0, 0, 0],
+            }),
+            other => Err(self.error(n.loc, format!("expected dice, found {other:?}"))),
+        }
+    }
+
+    fn role(&self, r: Role) -> Team {
+        match r {
+            Role::Controlling => self.st.ball_owner,
+            Role::Passive => 1 - self.st.ball_owner,
+            Role::Phasing => self.st.phasing,
+            Role::NonPhasing => 1 - self.st.phasing,
+        }
+    }
+
+    /// Evaluates an expression node.
+    pub fn eval(&mut self, n: &'a Node, base: usize) -> R<Value> {
+        self.tick(n.loc)?;
+        Ok(match &n.kind {
+            NodeKind::Const(v) => v.clone(),
+            NodeKind::Local(s) => self.stack[base + *s as usize].clone(),
+            NodeKind::Var(v) => self.var_slot(*v, None).clone(),
+            NodeKind::TeamVar(v, t) => {
+                let t = self.team(t, base)?;
+                self.var_slot(*v, Some(t)).clone()
+            }
+            NodeKind::Role(r) => Value::Team(self.role(*r)),
+            NodeKind::Prim(p, args) => return self.prim(*p, args, base, n.loc),
+            NodeKind::Call(idx, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    vals.push(self.eval(a, base)?);
+                }
+                return self.call_proc(*idx, vals, n.loc);
+            }
+            NodeKind::Table(t, key) => return self.table(*t, key, base, n.loc),
+            NodeKind::ListIndex(l, i) => {
+                let list = self.eval(l, base)?;
+                let i = self.int(i, base)?;
+                match list {
+                    Value::List(items) => match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                        Some(x) => Value::Int(*x),
+                        None => return Err(self.error(n.loc, format!("index {i} is outside the list of {}", items.len()))),
+                    },
+                    other => return Err(self.error(n.loc, format!("expected a list, found {other:?}"))),
+                }
+            }
+            NodeKind::MoveEnd(m, from) => match self.eval(m, base)? {
+                Value::Move(m) => Value::Area(if *from { m.from } else { m.to }),
+                other => return Err(self.error(n.loc, format!("expected a move, found {other:?}"))),
+            },
+            NodeKind::MoveKeeper(m) => match self.eval(m, base)? {
+                Value::Move(m) => Value::Bool(m.keeper),
+                other => return Err(self.error(n.loc, format!("expected a move, found {other:?}"))),
+            },
+            NodeKind::Not(x) => Value::Bool(!as_bool(&self.eval(x, base)?)),
+            NodeKind::Neg(x) => Value::Int(self.int(x, base)?.checked_neg().ok_or_else(|| self.error(n.loc, "integer overflow"))?),
+            NodeKind::And(a, b) => Value::Bool(as_bool(&self.eval(a, base)?) && as_bool(&self.eval(b, base)?)),
+            NodeKind::Or(a, b) => Value::Bool(as_bool(&self.eval(a, base)?) || as_bool(&self.eval(b, base)?)),
+            NodeKind::Bin(op, a, b) => {
+                let x = self.eval(a, base)?;
+                let y = self.eval(b, base)?;
+                return self.binop(*op, x, y, n.loc);
+            }
+            NodeKind::AreaList(items) => {
+                let mut s = AreaSet::EMPTY;
+                for it in items.iter() {
+                    s = s.union(self.areas(it, base)?);
+                }
+                Value::Areas(s)
+            }
+            NodeKind::IntList(items) => {
+                let mut v = Vec::with_capacity(items.len());
+                for it in items.iter() {
+                    v.push(self.int(it, base)?);
+                }
+                Value::List(v.into())
+            }
+            NodeKind::If(c, then, other) => {
+                if as_bool(&self.eval(c, base)?) {
+                    return self.block(then, base);
+                }
+                match other {
+                    Some(o) => return self.eval(o, base),
+                    None => Value::None,
+                }
+            }
+            NodeKind::Match(s, arms) => {
+                let v = self.eval(s, base)?;
+                for (pats, value) in arms.iter() {
+                    let hit = pats.iter().any(|p| match p {
+                        Pat::Any => true,
+                        Pat::Range(lo, hi) => matches!(v, Value::Int(i) if *lo <= i && i <= *hi),
+                        Pat::Value(x) => *x == v,
+                    });
+                    if hit {
+                        return self.eval(value, base);
+                    }
+                }
+                return Err(self.error(n.loc, format!("no arm of `match` fits the value {}", value_json(self.rs, &v))));
+            }
+            NodeKind::ChooseFrom { kind, by, secret, options, skip } => {
+                let team = self.team(by, base)?;
+                let coll = self.eval(options, base)?;
+                self.opts.clear();
+                match &coll {
+                    Value::Areas(s) => self.opts.extend(s.iter().map(Opt::Area)),
+                    Value::Area(a) => self.opts.push(Opt::Area(*a)),
+                    Value::Moves(m) => self.opts.extend(m.iter().map(Opt::Move)),
+                    Value::None => {}
+                    other => return Err(self.error(options.loc, format!("cannot choose from {other:?}"))),
+                }
+                if let Some(s) = skip {
+                    self.opts.push(Opt::Skip(*s));
+                }
+                let picked = self.decide(team, *kind, *secret, n.loc)?;
+                match picked {
+                    Opt::Area(a) => Value::Area(a),
+                    Opt::Move(m) => Value::Move(m),
+                    _ => Value::None,
+                }
+            }
+            NodeKind::ChooseArms { kind, by, secret, arms } => {
+                let team = self.team(by, base)?;
+                let mut legal = Vec::with_capacity(arms.len());
+                for (i, (label, guard, _)) in arms.iter().enumerate() {
+                    let ok = match guard {
+                        Some(g) => as_bool(&self.eval(g, base)?),
+                        None => true,
+                    };
+                    if ok {
+                        legal.push(Opt::Arm(i as u16, *label));
+                    }
+                }
+                self.opts.clear();
+                self.opts.extend(legal);
+                match self.decide(team, *kind, *secret, n.loc)? {
+                    Opt::Arm(i, _) => return self.eval(&arms[i as usize].2, base),
+                    _ => Value::None,
+                }
+            }
+            NodeKind::Roll { count, sides, keep, by, label } => {
+                let team = match by {
+                    Some(b) => Some(self.team(b, base)?),
+                    None => None,
+                };
+                let mut d = Dice { n: *count, d: [0; 8] };
+                let label_text = self.rs.symbol(*label);
+                for i in 0..*count as usize {
+                    d.d[i] = match self.dice.roll(*sides, label_text) {
+                        Ok(x) => x,
+                        Err(m) => return Err(self.error(n.loc, m)),
+                    };
+                }
+                self.counters.dice += u32::from(*count);
+                let kept = match keep {
+                    None => d,
+                    Some((k, m)) => {
+                        let mut v: Vec<u8> = d.as_slice().to_vec();
+                        v.sort_unstable();
+                        if *k == Keep::Highest {
+                            v.reverse();
+                        }
+                        let mut out = Dice { n: *m, d: [0; 8] };
+                        out.d[..*m as usize].copy_from_slice(&v[..*m as usize]);
+                        out
+                    }
+                };
+                if self.log.is_some() {
+                    self.emit_event(EventKind::Roll {
+                        team: team.map(|t| team_name(t).to_string()),
+                        label: label_text.to_string(),
+                        dice: d.as_slice().to_vec(),
+                        kept: kept.as_slice().to_vec(),
+                    });
+                }
+                if kept.n == 1 {
+                    Value::Int(i64::from(kept.d[0]))
+                } else {
+                    Value::Dice(kept)
+                }
+            }
+            NodeKind::Modifiers { name, rows } => {
+                let mut total: i64 = 0;
+                let mut logged = Vec::new();
+                for (label, value, cond) in rows.iter() {
+                    let applies = match cond {
+                        Some(c) => as_bool(&self.eval(c, base)?),
+                        None => true,
+                    };
+                    let v = if applies { self.int(value, base)? } else { 0 };
+                    total = total.checked_add(v).ok_or_else(|| self.error(n.loc, "integer overflow"))?;
+                    if self.log.is_some() {
+                        logged.push(ModRowLog {
+                            label: self.rs.symbol(*label).to_string(),
+                            applied: applies,
+                            value: v,
+                        });
+                    }
+                }
+                if self.log.is_some() {
+                    self.emit_event(EventKind::Modifiers {
+                        name: self.rs.symbol(*name).to_string(),
+                        rows: logged,
+                        total,
+                    });
+                }
+                Value::Int(total)
+            }
+            NodeKind::Quant(q, slot, iter, filter) => {
+                let coll = self.eval(iter, base)?;
+                let items = self.items(&coll);
+                let mut count = 0i64;
+                for it in items {
+                    self.stack[base + *slot as usize] = it;
+                    let ok = match filter {
+                        Some(f) => as_bool(&self.eval(f, base)?),
+                        None => true,
+                    };
+                    match (q, ok) {
+                        (Quant::Any, true) => return Ok(Value::Bool(true)),
+                        (Quant::All, false) => return Ok(Value::Bool(false)),
+                        (Quant::Count, true) => count += 1,
+                        _ => {}
+                    }
+                }
+                match q {
+                    Quant::Any => Value::Bool(false),
+                    Quant::All => Value::Bool(true),
+                    Quant::Count => Value::Int(count),
+                }
+            }
+            NodeKind::Hook(h, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    vals.push(self.eval(a, base)?);
+                }
+                return self.hook(*h, vals, n.loc);
+            }
+            NodeKind::Block(b) => return self.block(b, base),
+        })
+    }
+
+    fn binop(&self, op: Op, x: Value, y: Value, loc: Loc) -> R<Value> {
+        let ovf = || self.error(loc, "integer overflow");
+        let set = |v: &Value| match v {
+            Value::Areas(s) => *s,
+            Value::Area(a) => AreaSet::one(*a),
+            _ => AreaSet::EMPTY,
+        };
+        Ok(match op {
+            Op::Add => Value::Int(as_int(&x).checked_add(as_int(&y)).ok_or_else(ovf)?),
+            Op::Sub => Value::Int(as_int(&x).checked_sub(as_int(&y)).ok_or_else(ovf)?),
+            Op::Mul => Value::Int(as_int(&x).checked_mul(as_int(&y)).ok_or_else(ovf)?),
+            Op::Div | Op::Rem => {
+                let (a, b) = (as_int(&x), as_int(&y));
+                if b == 0 {
+                    return Err(self.error(loc, "division by zero"));
+                }
+                Value::Int(if op == Op::Div { a.checked_div(b) } else { a.checked_rem(b) }.ok_or_else(ovf)?)
+            }
+            Op::Union => Value::Areas(set(&x).union(set(&y))),
+            Op::Inter => Value::Areas(set(&x).inter(set(&y))),
+            Op::Diff => Value::Areas(set(&x).minus(set(&y))),
+            Op::MovesUnion => match (x, y) {
+                (Value::Moves(a), Value::Moves(b)) => Value::Moves(Rc::new(a.union(&b))),
+                (Value::Moves(a), _) | (_, Value::Moves(a)) => Value::Moves(a),
+                _ => Value::Moves(Rc::new(MoveSet::default())),
+            },
+            Op::Eq | Op::Ne => {
+                let eq = match (&x, &y) {
+                    (Value::Area(a), Value::Areas(s)) | (Value::Areas(s), Value::Area(a)) => AreaSet::one(*a) == *s,
+                    _ => x == y,
+                };
+                Value::Bool(if op == Op::Eq { eq } else { !eq })
+            }
+            Op::Lt => Value::Bool(as_int(&x) < as_int(&y)),
+            Op::Le => Value::Bool(as_int(&x) <= as_int(&y)),
+            Op::Gt => Value::Bool(as_int(&x) > as_int(&y)),
+            Op::Ge => Value::Bool(as_int(&x) >= as_int(&y)),
+            Op::InAreas => Value::Bool(matches!(x, Value::Area(a) if set(&y).has(a))),
+            Op::InList => Value::Bool(matches!((&x, &y), (Value::Int(i), Value::List(l)) if l.contains(i))),
+            Op::InDice => Value::Bool(matches!((&x, &y), (Value::Int(i), Value::Dice(d)) if d.as_slice().iter().any(|v| i64::from(*v) == *i))),
+            Op::InMoves => Value::Bool(matches!((&x, &y), (Value::Move(m), Value::Moves(s)) if s.has(*m))),
+        })
+    }
+
+    /// Asks the team's agent to pick one of `self.opts`.
+    fn decide(&mut self, team: Team, kind: u32, secret: bool, loc: Loc) -> R<Opt> {
+        let rs = self.rs;
+        let kind_text = rs.symbol(kind);
+        if self.opts.is_empty() {
+            return Err(self.error(loc, format!("no legal option for \"{kind_text}\" ({} to choose)", team_name(team))));
+        }
+        let opts = std::mem::take(&mut self.opts);
+        let idx = if opts.len() == 1 {
+            0
+        } else {
+            let d = Decision { team, kind: kind_text, options: &opts, secret };
+            let view = View { rules: rs, state: &self.st };
+            match self.agents[team as usize].choose(&view, &d) {
+                Ok(i) if i < opts.len() => i,
+                Ok(i) => {
+                    self.opts = opts;
+                    return Err(self.error(loc, format!("agent picked option {i} of {} for \"{kind_text}\"", self.opts.len())));
+                }
+                Err(m) => {
+                    self.opts = opts;
+                    return Err(self.error(loc, m));
+                }
+            }
+        };
+        let picked = opts[idx];
+        self.counters.choices += 1;
+        if self.log.is_some() {
+            self.emit_event(EventKind::Choice {
+                team: team_name(team).to_string(),
+                decision: kind_text.to_string(),
+                label: picked.label(rs),
+                options: opts.len(),
+                secret,
+            });
+        }
+        self.opts = opts;
+        Ok(picked)
+    }
+
+    fn table(&mut self, t: u16, key: &'a Node, base: usize, loc: Loc) -> R<Value> {
+        let rs = self.rs;
+        let table = &rs.tables[t as usize];
+        let k = self.eval(key, base)?;
+        let row = match (table.domain, &k) {
+            (Domain::D6, Value::Int(i)) if (1..=6).contains(i) => Some(table.slots[(*i - 1) as usize]),
+            (Domain::TwoD6, Value::Int(i)) if (2..=12).contains(i) => Some(table.slots[(*i - 2) as usize]),
+            (Domain::TwoD6, Value::Dice(d)) if d.n == 2 => Some(table.slots[(d.sum() - 2) as usize]),
+            (Domain::D66, Value::Dice(d)) if d.n >= 2 => Some(table.slots[(d.d[0] as usize - 1) * 6 + d.d[1] as usize - 1]),
+            (Domain::Labels, Value::Str(s)) => table.labels.get(s).copied(),
+            _ => None,
+        };
+        let Some(ri) = row.filter(|r| *r != u16::MAX) else {
+            return Err(self.error(loc, format!("table `{}` has no row for {}", table.name, value_json(rs, &k))));
+        };
+        self.counters.rows[t as usize][ri as usize] += 1;
+        let r = &table.rows[ri as usize];
+        self.units.push(r.unit);
+        if self.log.is_some() {
+            let key_text = match &k {
+                Value::Dice(d) => d.as_slice().iter().map(u8::to_string).collect::<Vec<_>>().join("-"),
+                other => crate::log::value_json(rs, other).to_string().trim_matches('"').to_string(),
+            };
+            self.emit_event(EventKind::Table {
+                table: table.name.clone(),
+                key: key_text,
+                row: r.key.clone(),
+                label: r.label.clone(),
+            });
+        }
+        self.units.pop();
+        self.run_code(&r.code, r.unit, Vec::new(), loc)
+    }
+
+    fn hook(&mut self, h: u16, args: Vec<Value>, loc: Loc) -> R<Value> {
+        let rs = self.rs;
+        let hook = &rs.hooks[h as usize];
+        let mut total = 0i64;
+        for &ti in &hook.triggers {
+            let trig = &rs.triggers[ti as usize];
+            if let Some(w) = &trig.when {
+                if !as_bool(&self.run_code(w, trig.unit, args.clone(), loc)?) {
+                    continue;
+                }
+            }
+            self.counters.triggers[ti as usize] += 1;
+            let v = as_int(&self.run_code(&trig.code, trig.unit, args.clone(), loc)?);
+            total = total.saturating_add(v);
+            if self.log.is_some() {
+                self.units.push(trig.unit);
+                self.emit_event(EventKind::Trigger {
+                    trigger: trig.name.clone(),
+                    hook: hook.name.clone(),
+                    value: v,
+                });
+                self.units.pop();
+            }
+        }
+        Ok(Value::Int(total))
+    }
+
+    // ------------------------------------------------------------------ primitives
+
+    fn count_in(&self, team: Team, s: AreaSet, field_only: bool) -> i64 {
+        let p = &self.st.pieces[team as usize];
+        let mut n: i64 = s.iter().map(|a| i64::from(p.count[a as usize])).sum();
+        if field_only && p.at[0] < GONE && s.has(p.at[0]) {
+            n -= 1;
+        }
+        if self.rs.count_cap > 0 {
+            n = n.min(self.rs.count_cap);
+        }
+        n
+    }
+
+    fn prim(&mut self, p: Prim, args: &'a [Node], base: usize, loc: Loc) -> R<Value> {
+        let rs = self.rs;
+        let board = &rs.board;
+        let side = MatchState::side;
+        Ok(match p {
+            Prim::Other => Value::Team(1 - self.team(&args[0], base)?),
+            Prim::IsHome => Value::Bool(self.team(&args[0], base)? == 0),
+            Prim::Count | Prim::CountField => {
+                let t = self.team(&args[0], base)?;
+                let s = self.areas(&args[1], base)?;
+                Value::Int(self.count_in(t, s, p == Prim::CountField))
+            }
+            Prim::Occupied => {
+                let t = self.team(&args[0], base)?;
+                Value::Areas(self.st.pieces[t as usize].occupied())
+            }
+            Prim::FieldAreas | Prim::Unmoved => {
+                let t = self.team(&args[0], base)?;
+                Value::Areas(self.st.pieces[t as usize].field_areas(p == Prim::Unmoved))
+            }
+            Prim::KeeperArea => {
+                let t = self.team(&args[0], base)?;
+                match self.st.pieces[t as usize].at[0] {
+                    a if a < GONE => Value::Area(a),
+                    _ => return Err(self.error(loc, "the goalkeeper is not on the board")),
+                }
+            }
+            Prim::KeeperMoved => {
+                let t = self.team(&args[0], base)?;
+                Value::Bool(self.st.pieces[t as usize].moved & 1 != 0)
+            }
+            Prim::OnBoard => {
+                let t = self.team(&args[0], base)?;
+                Value::Int(self.st.pieces[t as usize].on_board() as i64)
+            }
+            Prim::Unplaced => {
+                let t = self.team(&args[0], base)?;
+                Value::Int(self.st.pieces[t as usize].at.iter().skip(1).filter(|a| **a == OFF).count() as i64)
+            }
+            Prim::NthLowest => {
+                let t = self.team(&args[0], base)?;
+                let n = self.int(&args[1], base)?;
+                match self.st.lowest(board, t, n.max(0) as usize) {
+                    Some(a) => Value::Area(a),
+                    None => return Err(self.error(loc, format!("the team has fewer than {n} pieces on the board"))),
+                }
+            }
+            Prim::Closest => {
+                let t = self.team(&args[0], base)?;
+                let a = self.area(&args[1], base)?;
+                let keeper = as_bool(&self.eval(&args[2], base)?);
+                let pieces = &self.st.pieces[t as usize];
+                let cands = if keeper { pieces.occupied() } else { pieces.field_areas(false) };
+                let best = cands.iter().map(|x| board.distance(x, a)).min();
+                let mut s = AreaSet::EMPTY;
+                if let Some(b) = best {
+                    for x in cands.iter().filter(|x| board.distance(*x, a) == b) {
+                        s.insert(x);
+                    }
+                }
+                Value::Areas(s)
+            }
+            Prim::MovePiece => {
+                let t = self.team(&args[0], base)?;
+                let from = self.area(&args[1], base)?;
+                let to = self.area(&args[2], base)?;
+                self.move_field(t, from, to, loc)?;
+                Value::None
+            }
+            Prim::MoveKeeper => {
+                let t = self.team(&args[0], base)?;
+                let to = self.area(&args[1], base)?;
+                self.move_keeper(t, to, loc)?;
+                Value::None
+            }
+            Prim::ApplyMove => {
+                let t = self.team(&args[0], base)?;
+                match self.eval(&args[1], base)? {
+                    Value::Move(m) if m.keeper => self.move_keeper(t, m.to, loc)?,
+                    Value::Move(m) => self.move_field(t, m.from, m.to, loc)?,
+                    other => return Err(self.error(loc, format!("expected a move, found {other:?}"))),
+                }
+                Value::None
+            }
+            Prim::ResetMoved => {
+                let t = self.team(&args[0], base)?;
+                self.st.pieces[t as usize].moved = 0;
+                Value::None
+            }
+            Prim::ClearPieces => {
+                let t = self.team(&args[0], base)?;
+                for i in 0..self.st.pieces[t as usize].at.len() {
+                    if self.st.pieces[t as usize].at[i] != GONE {
+                        self.st.put(t, i, OFF);
+                    }
+                }
+                self.emit_event(EventKind::Clear { team: team_name(t).into() });
+                Value::None
+            }
+            Prim::Place | Prim::PlaceKeeper => {
+                let t = self.team(&args[0], base)?;
+                let a = self.area(&args[1], base)?;
+                let i = if p == Prim::PlaceKeeper {
+                    0
+                } else {
+                    match self.st.pieces[t as usize].at.iter().skip(1).position(|x| *x == OFF) {
+                        Some(i) => i + 1,
+                        None => return Err(self.error(loc, "no field piece left to place")),
+                    }
+                };
+                self.st.put(t, i, a);
+                self.emit_event(EventKind::Place {
+                    team: team_name(t).into(),
+                    area: board.name(a).into(),
+                    keeper: i == 0,
+                });
+                Value::None
+            }
+            Prim::RemovePiece => {
+                let t = self.team(&args[0], base)?;
+                let a = self.area(&args[1], base)?;
+                let i = self.st.pieces[t as usize].at.iter().skip(1).position(|x| *x == a);
+                match i {
+                    Some(i) => self.st.put(t, i + 1, GONE),
+                    None => return Err(self.error(loc, format!("no field piece of the team in {}", board.name(a)))),
+                }
+                self.emit_event(EventKind::Remove { team: team_name(t).into(), area: board.name(a).into() });
+                Value::None
+            }
+            Prim::Moves => {
+                let t = self.team(&args[0], base)?;
+                let from = self.area(&args[1], base)?;
+                let to = self.areas(&args[2], base)?;
+                let mut ms = MoveSet::default();
+                if self.st.pieces[t as usize].field_areas(true).has(from) {
+                    ms.field[from as usize] = to.minus(AreaSet::one(from));
+                }
+                Value::Moves(Rc::new(ms))
+            }
+            Prim::KeeperMoves => {
+                let t = self.team(&args[0], base)?;
+                let to = self.areas(&args[1], base)?;
+                let pc = &self.st.pieces[t as usize];
+                let mut ms = MoveSet::default();
+                if pc.at[0] < GONE && pc.moved & 1 == 0 {
+                    ms.keeper = Some((pc.at[0], to.minus(AreaSet::one(pc.at[0]))));
+                }
+                Value::Moves(Rc::new(ms))
+            }
+            Prim::NoMoves => Value::Moves(Rc::new(MoveSet::default())),
+            Prim::BallArea => Value::Area(self.st.ball_area),
+            Prim::BallValue => Value::Int(self.st.ball_value),
+            Prim::SetBall => {
+                let a = self.area(&args[0], base)?;
+                self.st.ball_area = a;
+                self.emit_event(EventKind::Ball { area: board.name(a).into() });
+                Value::None
+            }
+            Prim::SetBallValue => {
+                let v = self.int(&args[0], base)?;
+                let (lo, hi) = rs.ball_values;
+                if v < lo || v > hi {
+                    return Err(self.error(loc, format!("ball value {v} is outside {lo}..{hi}")));
+                }
+                self.st.ball_value = v;
+                self.emit_event(EventKind::BallValue { value: v });
+                Value::None
+            }
+            Prim::GiveBall => {
+                let t = self.team(&args[0], base)?;
+                if self.st.ball_owner != t {
+                    self.st.ball_owner = t;
+                    self.emit_event(EventKind::Control { team: team_name(t).into() });
+                }
+                Value::None
+            }
+            Prim::SetPhasing => {
+                let t = self.team(&args[0], base)?;
+                self.st.phasing = t;
+                self.emit_event(EventKind::Phasing { team: team_name(t).into() });
+                Value::None
+            }
+            Prim::AllAreas => Value::Areas(board.all()),
+            Prim::Adjacent => Value::Areas(board.adjacent_set(self.areas(&args[0], base)?)),
+            Prim::Forward | Prim::Backward => {
+                let s = self.areas(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                let d = if p == Prim::Forward { Direction::Forward } else { Direction::Backward };
+                Value::Areas(board.step(s, d, side(t)))
+            }
+            Prim::Sideways | Prim::Diagonal => {
+                let s = self.areas(&args[0], base)?;
+                let d = if p == Prim::Sideways { Direction::Sideways } else { Direction::Diagonal };
+                Value::Areas(board.step(s, d, side(0)))
+            }
+            Prim::Direction => {
+                let a = self.area(&args[0], base)?;
+                let b = self.area(&args[1], base)?;
+                let t = self.team(&args[2], base)?;
+                let name = match board.direction(a, b, side(t)) {
+                    Direction::Forward => "forward",
+                    Direction::Backward => "backward",
+                    Direction::Sideways => "sideways",
+                    Direction::Diagonal => "diagonal",
+                    Direction::None => "none",
+                };
+                match rs.sym(name) {
+                    Some(s) => Value::Str(s),
+                    None => Value::None,
+                }
+            }
+            Prim::Between => {
+                let a = self.area(&args[0], base)?;
+                let b = self.area(&args[1], base)?;
+                Value::Int(board.between(a, b))
+            }
+            Prim::Distance => {
+                let a = self.area(&args[0], base)?;
+                let b = self.area(&args[1], base)?;
+                Value::Int(i64::from(board.distance(a, b)))
+            }
+            Prim::Closer => {
+                let a = self.area(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                Value::Areas(board.closer(a, side(t)))
+            }
+            Prim::SameLevel => Value::Areas(board.same_level(self.area(&args[0], base)?)),
+            Prim::EntirelyInHalf | Prim::PartlyInHalf => {
+                let a = self.area(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                Value::Bool(if p == Prim::EntirelyInHalf {
+                    board.entirely_in_half(a, side(t))
+                } else {
+                    board.partly_in_half(a, side(t))
+                })
+            }
+            Prim::HalfAreas => {
+                let t = self.team(&args[0], base)?;
+                let mut s = AreaSet::EMPTY;
+                for a in board.all().iter().filter(|a| board.partly_in_half(*a, side(t))) {
+                    s.insert(a);
+                }
+                Value::Areas(s)
+            }
+            Prim::GoalLineAreas | Prim::OwnGoalLine => {
+                let t = if p == Prim::OwnGoalLine { Some(side(self.team(&args[0], base)?)) } else { None };
+                let mut s = AreaSet::EMPTY;
+                for (i, a) in board.areas.iter().enumerate() {
+                    if a.goal_line.is_some() && (t.is_none() || a.goal_line == t) {
+                        s.insert(i as AreaId);
+                    }
+                }
+                Value::Areas(s)
+            }
+            Prim::Mark => {
+                let name = self.eval(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                let key = match name {
+                    Value::Str(s) => rs.symbol(s),
+                    _ => "",
+                };
+                match board.marks.get(key) {
+                    Some(sets) => Value::Areas(sets[side(t).index()]),
+                    None => return Err(self.error(loc, format!("the board has no mark `{key}`"))),
+                }
+            }
+            Prim::Number | Prim::HasNumber => {
+                let name = self.eval(&args[0], base)?;
+                let a = self.area(&args[1], base)?;
+                let t = self.team(&args[2], base)?;
+                let key = match name {
+                    Value::Str(s) => rs.symbol(s),
+                    _ => "",
+                };
+                let v = board.number(key, a, side(t));
+                if p == Prim::HasNumber {
+                    Value::Bool(v.is_some())
+                } else {
+                    match v {
+                        Some(x) => Value::Int(x),
+                        None => return Err(self.error(loc, format!("the board's number `{key}` is not given for {}", board.name(a)))),
+                    }
+                }
+            }
+            Prim::Zone => {
+                let a = self.area(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                match rs.sym(board.zone(a, side(t))) {
+                    Some(s) => Value::Str(s),
+                    None => Value::None,
+                }
+            }
+            Prim::Only => {
+                let s = self.areas(&args[0], base)?;
+                if s.len() != 1 {
+                    return Err(self.error(loc, format!("`only` needs exactly one area, found {}", s.len())));
+                }
+                Value::Area(s.iter().next().unwrap_or(0))
+            }
+            Prim::Size => Value::Int(match self.eval(&args[0], base)? {
+                Value::Areas(s) => i64::from(s.len()),
+                Value::Area(_) => 1,
+                Value::Moves(m) => m.len() as i64,
+                Value::Dice(d) => i64::from(d.n),
+                Value::List(l) => l.len() as i64,
+                _ => 0,
+            }),
+            Prim::Min => Value::Int(self.int(&args[0], base)?.min(self.int(&args[1], base)?)),
+            Prim::Max => Value::Int(self.int(&args[0], base)?.max(self.int(&args[1], base)?)),
+            Prim::Abs => Value::Int(self.int(&args[0], base)?.saturating_abs()),
+            Prim::Clamp => {
+                let v = self.int(&args[0], base)?;
+                let lo = self.int(&args[1], base)?;
+                let hi = self.int(&args[2], base)?;
+                Value::Int(v.max(lo).min(hi))
+            }
+            Prim::Sum => Value::Int(self.dice_of(&args[0], base)?.sum()),
+            Prim::Highest => Value::Int(self.dice_of(&args[0], base)?.as_slice().iter().copied().max().map_or(0, i64::from)),
+            Prim::Lowest => Value::Int(self.dice_of(&args[0], base)?.as_slice().iter().copied().min().map_or(0, i64::from)),
+            Prim::Die => {
+                let d = self.dice_of(&args[0], base)?;
+                let i = self.int(&args[1], base)?;
+                match usize::try_from(i - 1).ok().and_then(|i| d.as_slice().get(i)) {
+                    Some(x) => Value::Int(i64::from(*x)),
+                    None => return Err(self.error(loc, format!("die {i} of a roll of {}", d.n))),
+                }
+            }
+            Prim::IsDouble => {
+                let d = self.dice_of(&args[0], base)?;
+                Value::Bool(d.as_slice().windows(2).all(|w| w[0] == w[1]))
+            }
+            Prim::Minute => Value::Int(self.st.clock.minute),
+            Prim::Added => Value::Int(self.st.clock.added),
+            Prim::SetClock => {
+                let m = self.int(&args[0], base)?;
+                let a = self.int(&args[1], base)?;
+                let c = &self.st.clock;
+                if (m, a) < (c.minute, c.added) {
+                    return Err(self.error(loc, format!("the clock cannot go back from {}+{} to {m}+{a}", c.minute, c.added)));
+                }
+                self.st.clock.minute = m;
+                self.st.clock.added = a;
+                self.emit_event(EventKind::Clock { minute: m, added: a });
+                Value::None
+            }
+            Prim::Half => Value::Int(i64::from(self.st.clock.half)),
+            Prim::Turn => Value::Int(i64::from(self.st.turn)),
+            Prim::Score => Value::Int(self.st.score[self.team(&args[0], base)? as usize]),
+            Prim::Goal => {
+                let t = self.team(&args[0], base)?;
+                self.st.score[t as usize] += 1;
+                let score = self.st.score;
+                self.emit_event(EventKind::Goal { team: team_name(t).into(), score });
+                Value::None
+            }
+            Prim::EndTurn => return Err(Flow::EndTurn),
+            Prim::EndHalf => return Err(Flow::EndHalf),
+        })
+    }
+
+    fn move_field(&mut self, t: Team, from: AreaId, to: AreaId, loc: Loc) -> R<()> {
+        let pc = &self.st.pieces[t as usize];
+        let pick = (1..pc.at.len())
+            .filter(|i| pc.at[*i] == from)
+            .min_by_key(|i| pc.moved & (1 << i) != 0);
+        let Some(i) = pick else {
+            return Err(self.error(loc, format!("no field piece of {} in {}", team_name(t), self.rs.board.name(from))));
+        };
+        self.st.put(t, i, to);
+        self.st.pieces[t as usize].moved |= 1 << i;
+        self.emit_event(EventKind::Move {
+            team: team_name(t).into(),
+            from: self.rs.board.name(from).into(),
+            to: self.rs.board.name(to).into(),
+            keeper: false,
+        });
+        Ok(())
+    }
+
+    fn move_keeper(&mut self, t: Team, to: AreaId, loc: Loc) -> R<()> {
+        let from = self.st.pieces[t as usize].at[0];
+        if from >= GONE {
+            return Err(self.error(loc, "the goalkeeper is not on the board"));
+        }
+        self.st.put(t, 0, to);
+        self.st.pieces[t as usize].moved |= 1;
+        self.emit_event(EventKind::Move {
+            team: team_name(t).into(),
+            from: self.rs.board.name(from).into(),
+            to: self.rs.board.name(to).into(),
+            keeper: true,
+        });
+        Ok(())
+    }
+
+    /// Gives a move as a value (for tools and tests).
+    pub fn move_value(from: AreaId, to: AreaId, keeper: bool) -> Value {
+        Value::Move(Move { from, to, keeper })
+    }
+}

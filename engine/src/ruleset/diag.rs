@@ -1,0 +1,198 @@
+//! Errors in ruleset files, located by file, line and column, and rendered as source
+//! diagnostics: the line itself with a marker under the offending text, and a hint.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A ruleset file's text, kept to point into it.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path as given (or a name like `<original>` for a built-in edition).
+    pub path: PathBuf,
+    /// The whole text.
+    pub text: Arc<str>,
+}
+
+impl SourceFile {
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+
+    /// The full text of the line holding `offset`, and the offset where it starts.
+    pub fn line_at(&self, offset: usize) -> (&str, usize) {
+        let offset = offset.min(self.text.len());
+        let start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let end = self.text[offset..]
+            .find('\n')
+            .map_or(self.text.len(), |i| offset + i);
+        (&self.text[start..end], start)
+    }
+
+    /// Where a TOML key is written under a table header, best effort: the offset of
+    /// `key` after the header `[section]` (or anywhere when the header is not found).
+    pub fn find_key(&self, section: &str, key: &str) -> Option<usize> {
+        let header = format!("[{section}]");
+        let from = self.text.find(&header).unwrap_or(0);
+        let rest = &self.text[from..];
+        let quoted = format!("\"{key}\"");
+        let candidates = [quoted.as_str(), key];
+        candidates
+            .iter()
+            .filter_map(|k| {
+                rest.match_indices(k).find_map(|(i, _)| {
+                    let before = rest[..i].chars().last();
+                    let after = rest[i + k.len()..].trim_start().chars().next();
+                    let starts = matches!(before, None | Some('\n' | ' ' | '.' | '{' | ','));
+                    (starts && matches!(after, Some('=' | '.'))).then_some(from + i)
+                })
+            })
+            .min()
+    }
+}
+
+/// The severity of a diagnostic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The ruleset cannot be used.
+    Error,
+    /// The ruleset works but something is likely wrong.
+    Warning,
+}
+
+/// One problem in a ruleset, with its place.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    /// The file, if the problem is in one.
+    pub file: Option<SourceFile>,
+    /// Byte range in the file.
+    pub span: Option<(usize, usize)>,
+    /// Which rule it concerns (`procedures.control_check`).
+    pub rule: Option<String>,
+    /// How to fix it.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error with no place yet.
+    pub fn error(message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            file: None,
+            span: None,
+            rule: None,
+            hint: None,
+        }
+    }
+
+    /// Places the diagnostic in a file.
+    pub fn at(mut self, file: &SourceFile, span: (usize, usize)) -> Self {
+        self.file = Some(file.clone());
+        self.span = Some(span);
+        self
+    }
+
+    /// Names the rule concerned.
+    pub fn in_rule(mut self, rule: impl Into<String>) -> Self {
+        self.rule = Some(rule.into());
+        self
+    }
+
+    /// Adds a hint.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// `path:line:col`, if the diagnostic has a place.
+    pub fn location(&self) -> Option<String> {
+        let f = self.file.as_ref()?;
+        let (line, col) = f.line_col(self.span.map_or(0, |s| s.0));
+        Some(format!("{}:{line}:{col}", f.path.display()))
+    }
+
+    /// Renders as JSON-ready data.
+    pub fn to_json(&self) -> serde_json::Value {
+        let (line, column) = match (&self.file, self.span) {
+            (Some(f), Some(s)) => {
+                let (l, c) = f.line_col(s.0);
+                (Some(l), Some(c))
+            }
+            _ => (None, None),
+        };
+        serde_json::json!({
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.file.as_ref().map(|f| f.path.display().to_string()),
+            "line": line,
+            "column": column,
+            "rule": self.rule,
+            "hint": self.hint,
+        })
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        writeln!(f, "{sev}: {}", self.message)?;
+        if let (Some(file), Some((start, end))) = (&self.file, self.span) {
+            let (line, col) = file.line_col(start);
+            writeln!(f, "  --> {}:{line}:{col}", file.path.display())?;
+            let (text, line_start) = file.line_at(start);
+            let gutter = line.to_string().len();
+            writeln!(f, "{:gutter$} |", "")?;
+            writeln!(f, "{line} | {text}")?;
+            let pad: String = text[..start - line_start]
+                .chars()
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            let line_end = line_start + text.len();
+            let width = text[start - line_start..end.clamp(start, line_end) - line_start]
+                .chars()
+                .count()
+                .max(1);
+            writeln!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))?;
+        }
+        if let Some(rule) = &self.rule {
+            writeln!(f, "  = in: {rule}")?;
+        }
+        if let Some(h) = &self.hint {
+            writeln!(f, "  = help: {h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// All the problems found while loading a ruleset.
+#[derive(Debug, Clone)]
+pub struct LoadErrors(pub Vec<Diagnostic>);
+
+impl fmt::Display for LoadErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadErrors {}

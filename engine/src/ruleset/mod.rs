@@ -1,0 +1,283 @@
+//! A ruleset: one edition (or house rule) loaded from its TOML file, every reference
+//! resolved and every rule checked, ready to run.
+
+pub mod diag;
+mod load;
+pub mod raw;
+
+use std::collections::HashMap;
+
+use crate::board::Board;
+use crate::ir::{Code, Scope, VarRef};
+use crate::value::{Sym, Ty, Value};
+use diag::SourceFile;
+
+pub use load::{load_file, load_str};
+
+/// What a code unit is, for messages: `procedures.control_check`, `tables.special_event[3]`.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// The rule's path in the ruleset.
+    pub rule: String,
+    /// The rulebook section, when the ruleset records one.
+    pub section: String,
+}
+
+/// A procedure.
+#[derive(Debug, Clone)]
+pub struct Procedure {
+    /// Its name.
+    pub name: String,
+    /// Rulebook section.
+    pub section: String,
+    /// Parameter names and types.
+    pub params: Vec<(String, Ty)>,
+    /// Type of its value.
+    pub ret: Ty,
+    /// Compiled body.
+    pub code: Code,
+    /// Code unit index.
+    pub unit: u32,
+}
+
+/// The key domain of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Domain {
+    /// One die: keys 1 to 6.
+    D6,
+    /// Sum of two dice: keys 2 to 12.
+    TwoD6,
+    /// An ordered pair of dice: keys `a-b`.
+    D66,
+    /// Strings.
+    Labels,
+}
+
+impl Domain {
+    /// The type of a key.
+    pub fn key_type(self) -> Ty {
+        match self {
+            Domain::D6 | Domain::TwoD6 => Ty::Int,
+            Domain::D66 => Ty::Dice,
+            Domain::Labels => Ty::Str,
+        }
+    }
+    /// The name used in ruleset files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Domain::D6 => "d6",
+            Domain::TwoD6 => "2d6",
+            Domain::D66 => "d66",
+            Domain::Labels => "labels",
+        }
+    }
+}
+
+/// One row of a table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The key as written (`"2..4"`).
+    pub key: String,
+    /// The rulebook's words.
+    pub label: String,
+    /// Compiled body.
+    pub code: Code,
+    /// Code unit index.
+    pub unit: u32,
+}
+
+/// A table keyed by dice or labels.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Its name.
+    pub name: String,
+    /// Rulebook section.
+    pub section: String,
+    /// Key domain.
+    pub domain: Domain,
+    /// Rows.
+    pub rows: Vec<Row>,
+    /// For dice domains: row index by key slot (d6: 0..6, 2d6: 0..11, d66: 0..36).
+    pub slots: Vec<u16>,
+    /// For labels: row index by label symbol.
+    pub labels: HashMap<Sym, u16>,
+    /// Type of the rows' values.
+    pub ty: Ty,
+}
+
+/// A hook point.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    /// Its name.
+    pub name: String,
+    /// Parameters.
+    pub params: Vec<(String, Ty)>,
+    /// Triggers attached, in declaration order.
+    pub triggers: Vec<u16>,
+}
+
+/// A rule attached to a hook.
+#[derive(Debug, Clone)]
+pub struct Trigger {
+    /// Its name.
+    pub name: String,
+    /// The hook.
+    pub hook: u16,
+    /// Rulebook section.
+    pub section: String,
+    /// When it fires.
+    pub when: Option<Code>,
+    /// What it does.
+    pub code: Code,
+    /// Code unit index.
+    pub unit: u32,
+}
+
+/// A declared state variable.
+#[derive(Debug, Clone)]
+pub struct VarDecl {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// Initial value (and value after each reset for turn scopes).
+    pub init: Value,
+}
+
+/// A loaded, checked ruleset.
+#[derive(Debug, Clone)]
+pub struct Ruleset {
+    /// Short name (`original`).
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// The rulebook it encodes.
+    pub source: String,
+    /// The file it was loaded from.
+    pub file: SourceFile,
+    /// A fingerprint of the file's content (FNV-1a, hex).
+    pub fingerprint: String,
+    /// The board.
+    pub board: Board,
+    /// Interned strings.
+    pub symbols: Vec<String>,
+    sym_index: HashMap<String, Sym>,
+    /// Constants.
+    pub constants: Vec<(String, Value, Ty)>,
+    /// State variables by scope: match, team, turn, team_turn.
+    pub vars: [Vec<VarDecl>; 4],
+    /// Procedures.
+    pub procs: Vec<Procedure>,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Hooks.
+    pub hooks: Vec<Hook>,
+    /// Triggers.
+    pub triggers: Vec<Trigger>,
+    /// Code units, for messages.
+    pub units: Vec<Unit>,
+    /// Number of halves.
+    pub halves: u32,
+    /// Cap on turns per half.
+    pub max_turns_per_half: u32,
+    /// Procedure run before the first half.
+    pub start: Option<u16>,
+    /// Procedure run at the start of each half.
+    pub half_start: Option<u16>,
+    /// Stages of a turn.
+    pub stages: Vec<u16>,
+    /// Procedure run at the end of each turn.
+    pub turn_end: Option<u16>,
+    /// Lowest and highest ball value.
+    pub ball_values: (i64, i64),
+    /// Pieces per team, goalkeeper included.
+    pub pieces: u8,
+    /// Cap on pieces counted in an area (0: none).
+    pub count_cap: i64,
+    /// Narration templates by event kind symbol.
+    pub narration: HashMap<Sym, String>,
+    /// Figures: name and the event kinds counted.
+    pub figures: Vec<(String, Vec<Sym>)>,
+}
+
+impl Ruleset {
+    /// The symbol for a string, interning it.
+    pub fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&i) = self.sym_index.get(s) {
+            return i;
+        }
+        let i = self.symbols.len() as Sym;
+        self.symbols.push(s.to_string());
+        self.sym_index.insert(s.to_string(), i);
+        i
+    }
+
+    /// The symbol for a string, if it was interned.
+    pub fn sym(&self, s: &str) -> Option<Sym> {
+        self.sym_index.get(s).copied()
+    }
+
+    /// The string of a symbol.
+    pub fn symbol(&self, s: Sym) -> &str {
+        self.symbols.get(s as usize).map_or("?", String::as_str)
+    }
+
+    /// A constant by name.
+    pub fn constant(&self, name: &str) -> Option<(Value, Ty)> {
+        self.constants
+            .iter()
+            .find(|c| c.0 == name)
+            .map(|c| (c.1.clone(), c.2))
+    }
+
+    /// A state variable by name.
+    pub fn var(&self, name: &str) -> Option<(VarRef, Ty)> {
+        for (si, scope) in [Scope::Match, Scope::Team, Scope::Turn, Scope::TeamTurn]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(i) = self.vars[si].iter().position(|v| v.name == name) {
+                return Some((
+                    VarRef {
+                        scope,
+                        idx: i as u16,
+                    },
+                    self.vars[si][i].ty,
+                ));
+            }
+        }
+        None
+    }
+
+    /// Names of all state variables.
+    pub fn var_names(&self) -> impl Iterator<Item = &str> {
+        self.vars.iter().flatten().map(|v| v.name.as_str())
+    }
+
+    /// Names of all procedures (compiled or declared).
+    pub fn procedure_names(&self) -> Vec<String> {
+        self.procs.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// A procedure index by name.
+    pub fn procedure(&self, name: &str) -> Option<u16> {
+        self.procs
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u16)
+    }
+
+    /// A table index by name.
+    pub fn table(&self, name: &str) -> Option<u16> {
+        self.tables
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| i as u16)
+    }
+
+    /// The line and column of a byte offset in the ruleset file, as `path:line:col`.
+    pub fn place(&self, offset: u32) -> String {
+        let (l, c) = self.file.line_col(offset as usize);
+        format!("{}:{l}:{c}", self.file.path.display())
+    }
+}

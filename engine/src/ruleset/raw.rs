@@ -1,0 +1,232 @@
+//! The ruleset file as written: TOML read with serde, before anything is resolved.
+//! Every key is described in `docs/ruleset-format.md`.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A whole ruleset file.
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawRuleset {
+    /// Name, title, source, and the edition it extends.
+    #[serde(default)]
+    pub meta: RawMeta,
+    /// The board.
+    #[serde(default)]
+    pub board: RawBoard,
+    /// Named constants usable in code.
+    #[serde(default)]
+    pub constants: IndexMap<String, Spanned<toml::Value>>,
+    /// State variables: `match`, `team` and `turn` scopes.
+    #[serde(default)]
+    pub state: RawState,
+    /// The match structure.
+    #[serde(default, rename = "match")]
+    pub match_: RawMatch,
+    /// Procedures.
+    #[serde(default)]
+    pub procedures: IndexMap<String, RawProcedure>,
+    /// Dice tables.
+    #[serde(default)]
+    pub tables: IndexMap<String, RawTable>,
+    /// Hook points.
+    #[serde(default)]
+    pub hooks: IndexMap<String, RawHook>,
+    /// Rules attached to hooks.
+    #[serde(default)]
+    pub triggers: IndexMap<String, RawTrigger>,
+    /// Narration templates by event kind.
+    #[serde(default)]
+    pub narration: IndexMap<String, Spanned<String>>,
+    /// Match figures: a figure name and the event kinds it counts.
+    #[serde(default)]
+    pub figures: IndexMap<String, Spanned<Vec<String>>>,
+}
+
+/// `[meta]`.
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawMeta {
+    /// Short name (`original`).
+    #[serde(default)]
+    pub name: String,
+    /// Human title.
+    #[serde(default)]
+    pub title: String,
+    /// The rulebook it encodes.
+    #[serde(default)]
+    pub source: String,
+    /// Edition name or path of the ruleset this one builds on.
+    #[serde(default)]
+    pub extends: Option<Spanned<String>>,
+}
+
+/// `[board]`.
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawBoard {
+    /// Row of the halfway line.
+    #[serde(default)]
+    pub halfway: i32,
+    /// Areas by name.
+    #[serde(default)]
+    pub areas: IndexMap<String, Spanned<RawArea>>,
+    /// Links: `["A", "B", "straight" | "sideways" | "diagonal"]`.
+    #[serde(default)]
+    pub links: Vec<Spanned<Vec<String>>>,
+    /// Named area sets per side.
+    #[serde(default)]
+    pub marks: IndexMap<String, Spanned<RawMark>>,
+    /// Named per-area numbers, as seen by the team attacking north.
+    #[serde(default)]
+    pub numbers: IndexMap<String, IndexMap<String, i64>>,
+}
+
+/// One area.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawArea {
+    /// `[from, to]` rows.
+    pub rows: [i32; 2],
+    /// `"south"` or `"north"` if the area touches that goal line.
+    #[serde(default)]
+    pub goal_line: Option<String>,
+    /// The mirror image of the area.
+    pub mirror: String,
+    /// Zone for the team defending south, and north.
+    pub zone: [String; 2],
+}
+
+/// A named set of areas for each side.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawMark {
+    /// Areas for the team defending the south goal line.
+    pub south: Vec<String>,
+    /// Areas for the team defending the north goal line.
+    pub north: Vec<String>,
+}
+
+/// `[state]`.
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawState {
+    /// Variables of the whole match.
+    #[serde(default, rename = "match")]
+    pub match_: IndexMap<String, Spanned<toml::Value>>,
+    /// Variables held once per team.
+    #[serde(default)]
+    pub team: IndexMap<String, Spanned<toml::Value>>,
+    /// Variables reset at the start of every turn.
+    #[serde(default)]
+    pub turn: IndexMap<String, Spanned<toml::Value>>,
+    /// Per-team variables reset at the start of every turn.
+    #[serde(default)]
+    pub team_turn: IndexMap<String, Spanned<toml::Value>>,
+}
+
+/// `[match]`.
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawMatch {
+    /// Number of halves.
+    #[serde(default)]
+    pub halves: Option<Spanned<i64>>,
+    /// A hard cap on turns per half; a runaway half ends with a recorded reason.
+    #[serde(default)]
+    pub max_turns_per_half: Option<Spanned<i64>>,
+    /// Procedure run once before the first half.
+    #[serde(default)]
+    pub start: Option<Spanned<String>>,
+    /// Procedure run at the start of every half.
+    #[serde(default)]
+    pub half_start: Option<Spanned<String>>,
+    /// The stages of a turn, in order: procedure names.
+    #[serde(default)]
+    pub turn: Vec<Spanned<String>>,
+    /// Procedure run at the end of every turn, also after `end_turn()`.
+    #[serde(default)]
+    pub turn_end: Option<Spanned<String>>,
+    /// Lowest and highest ball value.
+    #[serde(default)]
+    pub ball_values: Option<Spanned<[i64; 2]>>,
+    /// Pieces per team, goalkeeper included.
+    #[serde(default)]
+    pub pieces: Option<Spanned<i64>>,
+    /// Largest number of pieces of one team counted in an area (0: no cap).
+    #[serde(default)]
+    pub count_cap: Option<Spanned<i64>>,
+}
+
+/// `[procedures.NAME]`.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawProcedure {
+    /// Rulebook section.
+    #[serde(default)]
+    pub section: String,
+    /// Parameters: `name: type, ...`.
+    #[serde(default)]
+    pub params: Option<Spanned<String>>,
+    /// The body.
+    #[serde(rename = "do")]
+    pub body: Spanned<String>,
+    /// A reading of the rulebook this procedure makes (also in docs/interpretations.md).
+    #[serde(default)]
+    pub interpretation: Option<String>,
+}
+
+/// `[tables.NAME]`.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    /// Rulebook section.
+    #[serde(default)]
+    pub section: String,
+    /// Key domain: `d6`, `2d6`, `d66` (a pair of dice) or `labels`.
+    pub dice: Spanned<String>,
+    /// Rows by key.
+    pub rows: IndexMap<String, Spanned<RawRow>>,
+}
+
+/// One row of a table.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawRow {
+    /// What the row says, in the rulebook's words.
+    #[serde(default)]
+    pub label: String,
+    /// What it does; its value is the row's value.
+    #[serde(rename = "do")]
+    pub body: Spanned<String>,
+}
+
+/// `[hooks.NAME]`.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawHook {
+    /// Parameters passed by the procedures that reach the hook.
+    #[serde(default)]
+    pub params: Option<Spanned<String>>,
+    /// What the hook point is for.
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// `[triggers.NAME]`.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrigger {
+    /// The hook it attaches to.
+    pub hook: Spanned<String>,
+    /// Rulebook section.
+    #[serde(default)]
+    pub section: String,
+    /// When it fires (always, if absent).
+    #[serde(default)]
+    pub when: Option<Spanned<String>>,
+    /// What it does; an integer result adds to the hook's value.
+    #[serde(rename = "do")]
+    pub body: Spanned<String>,
+}

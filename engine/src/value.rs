@@ -1,0 +1,222 @@
+//! Values and types of the effect language at run time.
+
+use std::fmt;
+use std::rc::Rc;
+
+use crate::board::{AreaId, AreaSet, MAX_AREAS};
+
+/// A team: 0 is home (defends the south goal line), 1 is away.
+pub type Team = u8;
+
+/// A string interned in the ruleset's symbol table.
+pub type Sym = u32;
+
+/// The dice of one roll, in the order rolled.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Dice {
+    /// How many dice.
+    pub n: u8,
+    /// Their results.
+    pub d: [u8; 8],
+}
+
+impl Dice {
+    /// The results as a slice.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.d[..self.n as usize]
+    }
+    /// The sum of the dice.
+    pub fn sum(&self) -> i64 {
+        self.as_slice().iter().map(|&x| i64::from(x)).sum()
+    }
+}
+
+impl fmt::Debug for Dice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_slice())
+    }
+}
+
+/// One move of a piece: from an area to another, a goalkeeper or a field piece.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// The area the piece leaves.
+    pub from: AreaId,
+    /// The area it reaches.
+    pub to: AreaId,
+    /// Whether the piece is the goalkeeper.
+    pub keeper: bool,
+}
+
+/// A set of moves of one team: for each start area, the areas a field piece may reach,
+/// and the goalkeeper's destinations.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MoveSet {
+    /// Destinations of a field piece by start area.
+    pub field: [AreaSet; MAX_AREAS],
+    /// The goalkeeper's start area and destinations.
+    pub keeper: Option<(AreaId, AreaSet)>,
+}
+
+impl Default for MoveSet {
+    fn default() -> Self {
+        MoveSet {
+            field: [AreaSet::EMPTY; MAX_AREAS],
+            keeper: None,
+        }
+    }
+}
+
+impl MoveSet {
+    /// The moves, in a fixed order: goalkeeper first, then by start and end area.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        let k = self.keeper.into_iter().flat_map(|(from, to)| {
+            to.iter().map(move |t| Move {
+                from,
+                to: t,
+                keeper: true,
+            })
+        });
+        let f = self.field.iter().enumerate().flat_map(|(from, to)| {
+            to.iter().map(move |t| Move {
+                from: from as AreaId,
+                to: t,
+                keeper: false,
+            })
+        });
+        k.chain(f)
+    }
+    /// How many moves.
+    pub fn len(&self) -> usize {
+        self.field.iter().map(|s| s.len() as usize).sum::<usize>()
+            + self.keeper.map_or(0, |(_, s)| s.len() as usize)
+    }
+    /// Whether there is no move.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Union of two move sets.
+    pub fn union(&self, o: &MoveSet) -> MoveSet {
+        let mut r = self.clone();
+        for (a, b) in r.field.iter_mut().zip(o.field.iter()) {
+            *a = a.union(*b);
+        }
+        r.keeper = match (self.keeper, o.keeper) {
+            (Some((a, s)), Some((_, t))) => Some((a, s.union(t))),
+            (x, None) | (None, x) => x,
+        };
+        r
+    }
+    /// Whether the set holds `m`.
+    pub fn has(&self, m: Move) -> bool {
+        if m.keeper {
+            matches!(self.keeper, Some((a, s)) if a == m.from && s.has(m.to))
+        } else {
+            self.field[m.from as usize].has(m.to)
+        }
+    }
+}
+
+/// A run-time value.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub enum Value {
+    /// No value.
+    #[default]
+    None,
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A string (interned).
+    Str(Sym),
+    /// A team.
+    Team(Team),
+    /// An area.
+    Area(AreaId),
+    /// A set of areas.
+    Areas(AreaSet),
+    /// The dice of one roll.
+    Dice(Dice),
+    /// One move.
+    Move(Move),
+    /// A set of moves.
+    Moves(Rc<MoveSet>),
+    /// A list of integers.
+    List(Rc<[i64]>),
+}
+
+/// Static types, checked when a ruleset is loaded.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Ty {
+    /// Any type (where the checker cannot know, or does not care).
+    Any,
+    /// No value (statements, `none`).
+    None,
+    /// `int`.
+    Int,
+    /// `bool`.
+    Bool,
+    /// `str`.
+    Str,
+    /// `team`.
+    Team,
+    /// `area`.
+    Area,
+    /// `areas`.
+    Areas,
+    /// `dice`.
+    Dice,
+    /// `move`.
+    Move,
+    /// `moves`.
+    Moves,
+    /// `list`.
+    List,
+}
+
+impl Ty {
+    /// The type named in a parameter list.
+    pub fn from_name(s: &str) -> Option<Ty> {
+        Some(match s {
+            "int" => Ty::Int,
+            "bool" => Ty::Bool,
+            "str" => Ty::Str,
+            "team" => Ty::Team,
+            "area" => Ty::Area,
+            "areas" => Ty::Areas,
+            "dice" => Ty::Dice,
+            "move" => Ty::Move,
+            "moves" => Ty::Moves,
+            "list" => Ty::List,
+            "any" => Ty::Any,
+            _ => return None,
+        })
+    }
+
+    /// Whether a value of type `self` may be used where `want` is expected.
+    pub fn fits(self, want: Ty) -> bool {
+        self == want
+            || want == Ty::Any
+            || self == Ty::Any
+            || (self == Ty::Area && want == Ty::Areas)
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ty::Any => "any",
+            Ty::None => "none",
+            Ty::Int => "int",
+            Ty::Bool => "bool",
+            Ty::Str => "str",
+            Ty::Team => "team",
+            Ty::Area => "area",
+            Ty::Areas => "areas",
+            Ty::Dice => "dice",
+            Ty::Move => "move",
+            Ty::Moves => "moves",
+            Ty::List => "list",
+        })
+    }
+}
