@@ -73,15 +73,27 @@ fn bracket_forms(n: usize) -> Vec<(&'static str, String)> {
         ),
         (
             "choose arms",
-            format!("{}1{}", "choose \"k\" by ct { \"a\" => ".repeat(n), " }".repeat(n)),
+            format!(
+                "{}1{}",
+                "choose \"k\" by ct { \"a\" => ".repeat(n),
+                " }".repeat(n)
+            ),
         ),
         (
             "modifier rows",
-            format!("{}1{}", "modifiers \"m\" { \"a\": ".repeat(n), " }".repeat(n)),
+            format!(
+                "{}1{}",
+                "modifiers \"m\" { \"a\": ".repeat(n),
+                " }".repeat(n)
+            ),
         ),
         (
             "loops",
-            format!("{}break{}", "repeat 2 { for a in s { ".repeat(n / 2), " } }".repeat(n / 2)),
+            format!(
+                "{}break{}",
+                "repeat 2 { for a in s { ".repeat(n / 2),
+                " } }".repeat(n / 2)
+            ),
         ),
         (
             "operators in parentheses",
@@ -255,7 +267,10 @@ fn long_operator_chains() {
             continue;
         }
         assert!(matches!(r, Err(ParseError::TooDeep { .. })), "{what}");
-        assert!(returns(what, &format!("x{}", unit.repeat(20))).is_ok(), "{what}");
+        assert!(
+            returns(what, &format!("x{}", unit.repeat(20))).is_ok(),
+            "{what}"
+        );
     }
 }
 
