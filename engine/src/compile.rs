@@ -383,7 +383,11 @@ impl<'r> Compiler<'r> {
                     }
                     None => (None, Ty::None),
                 };
-                let ty = if tt == ot { tt } else { Ty::Any };
+                let ty = match (tt, ot) {
+                    (a, b) if a == b => a,
+                    (Ty::Area, Ty::Areas) | (Ty::Areas, Ty::Area) => Ty::Areas,
+                    _ => Ty::Any,
+                };
                 (self.node(NodeKind::If(Box::new(c), t, o), sp), ty)
             }
             ExprKind::Match { scrutinee, arms } => {
@@ -438,6 +442,7 @@ impl<'r> Compiler<'r> {
                         let ty = match ot {
                             Ty::Areas | Ty::Area => Ty::Area,
                             Ty::Moves => Ty::Move,
+                            Ty::Any => Ty::Any,
                             _ => return Err(self.err(options.span, format!("type error: `choose ... from` takes areas or moves, found {ot}"))),
                         };
                         let skip = skip.as_ref().map(|s| self.rs.intern(&s.value));

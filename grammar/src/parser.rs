@@ -492,6 +492,8 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::index_op => "`[`",
         Rule::field_op => "`.field`",
         Rule::call_args => "arguments `(...)`",
+        Rule::call => "a call",
+        Rule::field_name => "a field name",
         Rule::primary => "a value",
         Rule::paren => "`(`",
         Rule::bool_lit => "`true` or `false`",
@@ -690,6 +692,16 @@ impl Builder {
             Rule::modifiers_expr => self.modifiers_expr(p),
             Rule::quant_expr => self.quant_expr(p),
             Rule::hook_expr => self.hook_expr(p),
+            Rule::call => {
+                let span = span_of(&p);
+                let mut it = p.into_inner();
+                let name = ident(it.next().ok_or_else(internal)?);
+                let args = self.args(it.next().ok_or_else(internal)?)?;
+                Ok(Expr {
+                    kind: ExprKind::Call { name, args },
+                    span,
+                })
+            }
             _ => Err(internal()),
         }
     }
@@ -758,21 +770,6 @@ impl Builder {
                         base: Box::new(e),
                         field: ident(first(op)?),
                     },
-                    Rule::call_args => {
-                        let name = match e.kind {
-                            ExprKind::Name(id) => id,
-                            _ => {
-                                return Err(ParseError::Syntax {
-                                    message: "only a name can be called".into(),
-                                    span: span_of(&op),
-                                });
-                            }
-                        };
-                        ExprKind::Call {
-                            name,
-                            args: b.args(op)?,
-                        }
-                    }
                     _ => return Err(internal()),
                 };
                 e = Expr { kind, span: s };
