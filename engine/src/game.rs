@@ -87,7 +87,7 @@ impl<'a> Match<'a> {
         if let Some(s) = rs.start {
             match self.run_proc(s) {
                 Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
-                Err(Flow::Error(e)) => return Err(e),
+                Err(Flow::Error(e)) => return Err(*e),
             }
         }
         let mut turns = Vec::new();
@@ -99,7 +99,7 @@ impl<'a> Match<'a> {
             if let Some(h) = rs.half_start {
                 match self.run_proc(h) {
                     Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
-                    Err(Flow::Error(e)) => return Err(e),
+                    Err(Flow::Error(e)) => return Err(*e),
                 }
             }
             check(observe(&self.interp.st, rs))?;
@@ -124,7 +124,7 @@ impl<'a> Match<'a> {
                             half_over = true;
                             break;
                         }
-                        Err(Flow::Error(e)) => return Err(e),
+                        Err(Flow::Error(e)) => return Err(*e),
                     }
                     check(observe(&self.interp.st, rs))?;
                 }
@@ -133,7 +133,7 @@ impl<'a> Match<'a> {
                         match self.run_proc(te) {
                             Ok(()) | Err(Flow::EndTurn) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
                             Err(Flow::EndHalf) => half_over = true,
-                            Err(Flow::Error(e)) => return Err(e),
+                            Err(Flow::Error(e)) => return Err(*e),
                         }
                     }
                 }

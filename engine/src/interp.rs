@@ -62,8 +62,8 @@ pub enum Flow {
     EndTurn,
     /// `end_half()`.
     EndHalf,
-    /// An error.
-    Error(RunError),
+    /// An error (boxed: keeps every evaluation result small).
+    Error(Box<RunError>),
 }
 
 type R<T> = Result<T, Flow>;
@@ -83,6 +83,8 @@ pub struct Counters {
     pub choices: u32,
     /// Dice rolled.
     pub dice: u32,
+    /// Operations run (nodes evaluated).
+    pub ops: u64,
 }
 
 /// A running match: rules, state, dice, agents, log.
@@ -139,6 +141,7 @@ impl<'a> Interp<'a> {
                 procs: vec![0; rs.procs.len()],
                 choices: 0,
                 dice: 0,
+                ops: 0,
             },
             limits: Limits::default(),
             stack: Vec::with_capacity(256),
@@ -161,11 +164,11 @@ impl<'a> Interp<'a> {
     /// An error at a node.
     pub fn error(&self, loc: Loc, message: impl Into<String>) -> Flow {
         let rule = self.rs.units.get(loc.unit as usize).map_or_else(|| self.current_rule(), |u| u.rule.clone());
-        Flow::Error(RunError {
+        Flow::Error(Box::new(RunError {
             message: message.into(),
             rule,
             place: self.rs.place(loc.start),
-        })
+        }))
     }
 
     /// Records an event when logging.
@@ -201,6 +204,7 @@ impl<'a> Interp<'a> {
 
     fn tick(&mut self, loc: Loc) -> R<()> {
         self.ops += 1;
+
         if self.ops > self.limits.ops_per_stage {
             return Err(self.error(
                 loc,
@@ -212,6 +216,7 @@ impl<'a> Interp<'a> {
 
     /// Resets the operation budget (done at every stage).
     pub fn reset_budget(&mut self) {
+        self.counters.ops += self.ops;
         self.ops = 0;
     }
 
@@ -219,19 +224,32 @@ impl<'a> Interp<'a> {
 
     /// Runs a procedure by index with arguments.
     pub fn call_proc(&mut self, idx: u16, args: Vec<Value>, loc: Loc) -> R<Value> {
+        let base = self.stack.len();
+        self.stack.extend(args);
+        self.call_at(idx, base, loc)
+    }
+
+    /// Runs a procedure whose arguments were pushed on the stack from `base`.
+    fn call_at(&mut self, idx: u16, base: usize, loc: Loc) -> R<Value> {
         let rs = self.rs;
         let p = &rs.procs[idx as usize];
         self.counters.procs[idx as usize] += 1;
-        self.run_code(&p.code, p.unit, args, loc)
+        self.run_frame(&p.code, p.unit, base, loc)
     }
 
     fn run_code(&mut self, code: &'a Code, unit: u32, args: Vec<Value>, loc: Loc) -> R<Value> {
+        let base = self.stack.len();
+        self.stack.extend(args);
+        self.run_frame(code, unit, base, loc)
+    }
+
+    /// Runs code whose arguments are on the stack from `base`; pops the frame after.
+    fn run_frame(&mut self, code: &'a Code, unit: u32, base: usize, loc: Loc) -> R<Value> {
         if self.depth >= self.limits.max_call_depth {
+            self.stack.truncate(base);
             let chain: Vec<&str> = self.units.iter().map(|u| self.rs.units[*u as usize].rule.as_str()).collect();
             return Err(self.error(loc, format!("calls nested deeper than {}: {}", self.limits.max_call_depth, chain.join(" -> "))));
         }
-        let base = self.stack.len();
-        self.stack.extend(args);
         self.stack.resize(base + code.slots as usize, Value::None);
         self.depth += 1;
         self.units.push(unit);
@@ -305,6 +323,17 @@ impl<'a> Interp<'a> {
             }
             Stmt::For(slot, iter, body) => {
                 let coll = self.eval(iter, base)?;
+                if let Value::Areas(set) = coll {
+                    for a in set.iter() {
+                        self.stack[base + *slot as usize] = Value::Area(a);
+                        match self.block(body, base) {
+                            Ok(_) => {}
+                            Err(Flow::Break) => break,
+                            Err(e) => return Err(e),
+                        }
+                    }
+                    return Ok(Value::None);
+                }
                 let items = self.items(&coll);
                 for it in items {
                     self.stack[base + *slot as usize] = it;
@@ -436,11 +465,17 @@ impl<'a> Interp<'a> {
             NodeKind::Role(r) => Value::Team(self.role(*r)),
             NodeKind::Prim(p, args) => return self.prim(*p, args, base, n.loc),
             NodeKind::Call(idx, args) => {
-                let mut vals = Vec::with_capacity(args.len());
+                let frame = self.stack.len();
                 for a in args.iter() {
-                    vals.push(self.eval(a, base)?);
+                    match self.eval(a, base) {
+                        Ok(v) => self.stack.push(v),
+                        Err(e) => {
+                            self.stack.truncate(frame);
+                            return Err(e);
+                        }
+                    }
                 }
-                return self.call_proc(*idx, vals, n.loc);
+                return self.call_at(*idx, frame, n.loc);
             }
             NodeKind::Table(t, key) => return self.table(*t, key, base, n.loc),
             NodeKind::ListIndex(l, i) => {
@@ -959,6 +994,25 @@ impl<'a> Interp<'a> {
                 Value::Moves(Rc::new(ms))
             }
             Prim::NoMoves => Value::Moves(Rc::new(MoveSet::default())),
+            Prim::UnmovedMoves => {
+                let ms = self.eval(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                let Value::Moves(ms) = ms else {
+                    return Err(self.error(loc, "expected a move set"));
+                };
+                let pc = &self.st.pieces[t as usize];
+                let live = pc.field_areas(true);
+                let mut out = (*ms).clone();
+                for (a, dests) in out.field.iter_mut().enumerate() {
+                    if !live.has(a as AreaId) {
+                        *dests = AreaSet::EMPTY;
+                    }
+                }
+                if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
+                    out.keeper = None;
+                }
+                Value::Moves(Rc::new(out))
+            }
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),
             Prim::SetBall => {

@@ -68,6 +68,7 @@ prims! {
     Moves = "moves"(Team, Area, Areas) -> Moves: "Moves of an unmoved field piece of the team from the area to each of the areas.";
     KeeperMoves = "keeper_moves"(Team, Areas) -> Moves: "Moves of the team's goalkeeper (if not moved) to each of the areas.";
     NoMoves = "no_moves"() -> Moves: "The empty move set.";
+    UnmovedMoves = "unmoved_moves"(Moves, Team) -> Moves: "The moves of a move set that pieces of the team not yet moved can still make.";
     // The ball.
     BallArea = "ball_area"() -> Area: "The area of the ball.";
     BallValue = "ball_value"() -> Int: "The ball value.";

@@ -1,0 +1,26 @@
+//! Prints where a seeded original-edition match spends its operations.
+use fuba_engine::agent::RandomAgent;
+use fuba_engine::dice::SeededDice;
+use fuba_engine::game::Match;
+fn main() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml");
+    let rs = fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut total = 0;
+    let mut procs = vec![0u64; rs.procs.len()];
+    let mut choices = 0;
+
+    for seed in 0..200 {
+        let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), Box::new(RandomAgent::new(seed, 0)), Box::new(RandomAgent::new(seed, 1)));
+        m.play().unwrap_or_else(|e| panic!("{e}"));
+        m.interp.reset_budget();
+        total += m.interp.counters.ops;
+        choices += m.interp.counters.choices;
+
+        for (i, c) in m.interp.counters.procs.iter().enumerate() { procs[i] += u64::from(*c); }
+    }
+    println!("ops per match {} choices per match {}", total / 200, choices / 200);
+    let mut v: Vec<_> = rs.procs.iter().zip(procs).map(|(p, c)| (c / 200, p.name.clone())).collect();
+    v.sort(); v.reverse();
+    for (c, n) in v.iter().take(12) { println!("{c:8} {n}"); }
+
+}
