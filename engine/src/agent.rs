@@ -51,6 +51,9 @@ pub struct Decision<'a> {
     pub options: &'a [Opt],
     /// Whether the choice is hidden from the other team.
     pub secret: bool,
+    /// The ruleset's `prefer` score of each option (empty unless the agent asked for
+    /// them and the rule gives them).
+    pub hints: &'a [i64],
 }
 
 /// What an agent may look at.
@@ -68,6 +71,44 @@ pub trait Agent {
     fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String>;
     /// A short name for logs.
     fn name(&self) -> String;
+    /// Whether the agent uses the rules' `prefer` scores (computing them costs time).
+    fn wants_hints(&self) -> bool {
+        false
+    }
+}
+
+/// Plays like a sensible person, as far as the ruleset tells what is sensible: takes the
+/// option with the best `prefer` score the rule gives (passes with good odds toward goal,
+/// shots with good odds, a compact shape), breaking ties at random.
+#[derive(Debug, Clone)]
+pub struct HeuristicAgent {
+    rng: Stream,
+}
+
+impl HeuristicAgent {
+    /// A heuristic agent with its own stream, derived from the match seed and the team.
+    pub fn new(seed: u64, team: Team) -> Self {
+        HeuristicAgent {
+            rng: Stream::new(seed, 3 + u64::from(team)),
+        }
+    }
+}
+
+impl Agent for HeuristicAgent {
+    fn choose(&mut self, _: &View<'_>, d: &Decision<'_>) -> Result<usize, String> {
+        if d.hints.len() != d.options.len() {
+            return Ok(self.rng.below(d.options.len() as u32) as usize);
+        }
+        let best = d.hints.iter().copied().max().unwrap_or(0);
+        let ties: Vec<usize> = (0..d.hints.len()).filter(|i| d.hints[*i] == best).collect();
+        Ok(ties[self.rng.below(ties.len() as u32) as usize])
+    }
+    fn name(&self) -> String {
+        "heuristic".into()
+    }
+    fn wants_hints(&self) -> bool {
+        true
+    }
 }
 
 /// Picks uniformly at random from the legal options.

@@ -437,7 +437,7 @@ impl<'r> Compiler<'r> {
                 let (b, bt) = self.expr(by)?;
                 self.expect(&bt, Ty::Team, by.span, "the team after `by`")?;
                 match options {
-                    ast::ChooseOptions::From { options, skip } => {
+                    ast::ChooseOptions::From { options, skip, prefer } => {
                         let (o, ot) = self.expr(options)?;
                         let ty = match ot {
                             Ty::Areas | Ty::Area => Ty::Area,
@@ -446,6 +446,18 @@ impl<'r> Compiler<'r> {
                             _ => return Err(self.err(options.span, format!("type error: `choose ... from` takes areas or moves, found {ot}"))),
                         };
                         let skip = skip.as_ref().map(|s| self.rs.intern(&s.value));
+                        let prefer = match prefer {
+                            Some((var, score)) => {
+                                let saved = self.next_slot;
+                                self.push_scope();
+                                let slot = self.declare(&var.name, ty);
+                                let (n, st) = self.expr(score)?;
+                                self.expect(&st, Ty::Int, score.span, "a `prefer` score")?;
+                                self.pop_scope(saved);
+                                Some((slot, Box::new(n)))
+                            }
+                            None => None,
+                        };
                         let ty = if skip.is_some() { Ty::Any } else { ty };
                         (
                             self.node(
@@ -455,6 +467,7 @@ impl<'r> Compiler<'r> {
                                     secret: *secret,
                                     options: Box::new(o),
                                     skip,
+                                    prefer,
                                 },
                                 sp,
                             ),
@@ -478,13 +491,21 @@ impl<'r> Compiler<'r> {
                                 }
                                 None => None,
                             };
+                            let p = match &arm.prefer {
+                                Some(p) => {
+                                    let (n, t) = self.expr(p)?;
+                                    self.expect(&t, Ty::Int, p.span, "a `prefer` score")?;
+                                    Some(n)
+                                }
+                                None => None,
+                            };
                             let (v, vt) = self.expr(&arm.value)?;
                             ty = Some(match ty {
                                 None => vt,
                                 Some(t) if t == vt => t,
                                 Some(_) => Ty::Any,
                             });
-                            out.push((l, g, v));
+                            out.push(Arm { label: l, guard: g, prefer: p, value: v });
                         }
                         if out.is_empty() {
                             return Err(self.err(sp, "a choice needs at least one option"));

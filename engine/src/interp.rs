@@ -111,6 +111,8 @@ pub struct Interp<'a> {
     /// The stage being run (a procedure index), for the log.
     pub stage: Option<u16>,
     opts: Vec<Opt>,
+    /// Set while `prefer` scores are computed: no dice, no choices, no lasting effects.
+    hinting: bool,
 }
 
 fn as_int(v: &Value) -> i64 {
@@ -150,6 +152,7 @@ impl<'a> Interp<'a> {
             units: Vec::with_capacity(16),
             stage: None,
             opts: Vec::with_capacity(64),
+            hinting: false,
         }
     }
 
@@ -543,7 +546,7 @@ impl<'a> Interp<'a> {
                 }
                 return Err(self.error(n.loc, format!("no arm of `match` fits the value {}", value_json(self.rs, &v))));
             }
-            NodeKind::ChooseFrom { kind, by, secret, options, skip } => {
+            NodeKind::ChooseFrom { kind, by, secret, options, skip, prefer } => {
                 let team = self.team(by, base)?;
                 let coll = self.eval(options, base)?;
                 self.opts.clear();
@@ -557,7 +560,24 @@ impl<'a> Interp<'a> {
                 if let Some(s) = skip {
                     self.opts.push(Opt::Skip(*s));
                 }
-                let picked = self.decide(team, *kind, *secret, n.loc)?;
+                let hints = match prefer {
+                    Some((slot, score)) if self.agents[team as usize].wants_hints() && self.opts.len() > 1 => {
+                        let opts = self.opts.clone();
+                        self.hints(&opts, base, |me, o| match o {
+                            Opt::Area(a) => {
+                                me.stack[base + *slot as usize] = Value::Area(*a);
+                                me.int(score, base)
+                            }
+                            Opt::Move(m) => {
+                                me.stack[base + *slot as usize] = Value::Move(*m);
+                                me.int(score, base)
+                            }
+                            _ => Ok(0),
+                        })?
+                    }
+                    _ => Vec::new(),
+                };
+                let picked = self.decide(team, *kind, *secret, &hints, n.loc)?;
                 match picked {
                     Opt::Area(a) => Value::Area(a),
                     Opt::Move(m) => Value::Move(m),
@@ -567,23 +587,37 @@ impl<'a> Interp<'a> {
             NodeKind::ChooseArms { kind, by, secret, arms } => {
                 let team = self.team(by, base)?;
                 let mut legal = Vec::with_capacity(arms.len());
-                for (i, (label, guard, _)) in arms.iter().enumerate() {
-                    let ok = match guard {
+                for (i, arm) in arms.iter().enumerate() {
+                    let ok = match &arm.guard {
                         Some(g) => as_bool(&self.eval(g, base)?),
                         None => true,
                     };
                     if ok {
-                        legal.push(Opt::Arm(i as u16, *label));
+                        legal.push(Opt::Arm(i as u16, arm.label));
                     }
                 }
+                let hints = if legal.len() > 1 && self.agents[team as usize].wants_hints() && arms.iter().any(|a| a.prefer.is_some()) {
+                    self.hints(&legal, base, |me, o| match o {
+                        Opt::Arm(i, _) => match &arms[*i as usize].prefer {
+                            Some(p) => me.int(p, base),
+                            None => Ok(0),
+                        },
+                        _ => Ok(0),
+                    })?
+                } else {
+                    Vec::new()
+                };
                 self.opts.clear();
                 self.opts.extend(legal);
-                match self.decide(team, *kind, *secret, n.loc)? {
-                    Opt::Arm(i, _) => return self.eval(&arms[i as usize].2, base),
+                match self.decide(team, *kind, *secret, &hints, n.loc)? {
+                    Opt::Arm(i, _) => return self.eval(&arms[i as usize].value, base),
                     _ => Value::None,
                 }
             }
             NodeKind::Roll { count, sides, keep, by, label } => {
+                if self.hinting {
+                    return Err(self.error(n.loc, "a `prefer` score may not roll dice"));
+                }
                 let team = match by {
                     Some(b) => Some(self.team(b, base)?),
                     None => None,
@@ -729,10 +763,39 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// Computes the `prefer` score of every option, with no lasting effect: the state is
+    /// restored and nothing is logged; dice and choices are refused.
+    fn hints(&mut self, opts: &[Opt], _base: usize, mut score: impl FnMut(&mut Self, &Opt) -> R<i64>) -> R<Vec<i64>> {
+        let saved = self.st.clone();
+        let counters = self.counters.clone();
+        let log = self.log.take();
+        let was = self.hinting;
+        self.hinting = true;
+        let mut out = Vec::with_capacity(opts.len());
+        let mut result = Ok(());
+        for o in opts {
+            match score(self, o) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.hinting = was;
+        self.log = log;
+        self.st = saved;
+        self.counters = counters;
+        result.map(|()| out)
+    }
+
     /// Asks the team's agent to pick one of `self.opts`.
-    fn decide(&mut self, team: Team, kind: u32, secret: bool, loc: Loc) -> R<Opt> {
+    fn decide(&mut self, team: Team, kind: u32, secret: bool, hints: &[i64], loc: Loc) -> R<Opt> {
         let rs = self.rs;
         let kind_text = rs.symbol(kind);
+        if self.hinting {
+            return Err(self.error(loc, format!("a `prefer` score may not ask for a choice (\"{kind_text}\")")));
+        }
         if self.opts.is_empty() {
             return Err(self.error(loc, format!("no legal option for \"{kind_text}\" ({} to choose)", team_name(team))));
         }
@@ -740,7 +803,7 @@ impl<'a> Interp<'a> {
         let idx = if opts.len() == 1 {
             0
         } else {
-            let d = Decision { team, kind: kind_text, options: &opts, secret };
+            let d = Decision { team, kind: kind_text, options: &opts, secret, hints };
             let view = View { rules: rs, state: &self.st };
             match self.agents[team as usize].choose(&view, &d) {
                 Ok(i) if i < opts.len() => i,

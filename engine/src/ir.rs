@@ -147,6 +147,19 @@ pub enum Pat {
     Value(Value),
 }
 
+/// One labelled option of a choice.
+#[derive(Debug, Clone)]
+pub struct Arm {
+    /// The label.
+    pub label: Sym,
+    /// When it is legal.
+    pub guard: Option<Node>,
+    /// A bot's score for it.
+    pub prefer: Option<Node>,
+    /// Its value.
+    pub value: Node,
+}
+
 /// An expression node.
 #[derive(Debug, Clone)]
 pub struct Node {
@@ -211,6 +224,8 @@ pub enum NodeKind {
         options: Box<Node>,
         /// Label of the `none` option.
         skip: Option<Sym>,
+        /// A bot's score for each option: the slot the option is bound to, the score.
+        prefer: Option<(u16, Box<Node>)>,
     },
     /// `choose { arms }`.
     ChooseArms {
@@ -220,8 +235,8 @@ pub enum NodeKind {
         by: Box<Node>,
         /// Hidden from the other team.
         secret: bool,
-        /// Label, guard, value.
-        arms: Box<[(Sym, Option<Node>, Node)]>,
+        /// The options.
+        arms: Box<[Arm]>,
     },
     /// A roll.
     Roll {

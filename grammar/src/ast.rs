@@ -298,6 +298,8 @@ pub struct ChooseArm {
     pub label: StrLit,
     /// When the option is legal (always, if absent).
     pub guard: Option<Expr>,
+    /// How much a bot likes the option (`prefer e`); 0 if absent.
+    pub prefer: Option<Expr>,
     /// The option's value.
     pub value: Expr,
 }
@@ -311,6 +313,8 @@ pub enum ChooseOptions {
         options: Box<Expr>,
         /// The label of an extra option that gives `none`.
         skip: Option<StrLit>,
+        /// How much a bot likes each option: `prefer x => score`.
+        prefer: Option<(Ident, Box<Expr>)>,
     },
     /// `{ "label" [when guard] => value, ... }`.
     Arms(Vec<ChooseArm>),

@@ -493,6 +493,9 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::field_op => "`.field`",
         Rule::call_args => "arguments `(...)`",
         Rule::call => "a call",
+        Rule::choose_prefer => "`prefer x => score`",
+        Rule::choose_guard => "`when condition`",
+        Rule::arm_prefer => "`prefer score`",
         Rule::field_name => "a field name",
         Rule::primary => "a value",
         Rule::paren => "`(`",
@@ -951,24 +954,44 @@ impl Builder {
             Rule::choose_from => {
                 let mut oi = opts.into_inner();
                 let options = Box::new(self.expr(oi.next().ok_or_else(internal)?)?);
-                let skip = oi.next().map(string_lit).transpose()?;
-                ChooseOptions::From { options, skip }
+                let mut skip = None;
+                let mut prefer = None;
+                for q in oi {
+                    if q.as_rule() == Rule::choose_prefer {
+                        let mut pi = q.into_inner();
+                        let var = ident(pi.next().ok_or_else(internal)?);
+                        let score = self.expr(pi.next().ok_or_else(internal)?)?;
+                        prefer = Some((var, Box::new(score)));
+                    } else {
+                        skip = Some(string_lit(q)?);
+                    }
+                }
+                ChooseOptions::From {
+                    options,
+                    skip,
+                    prefer,
+                }
             }
             _ => {
                 let mut arms = Vec::new();
                 for arm in opts.into_inner() {
-                    let mut ai: Vec<Pair<'_, Rule>> = arm.into_inner().collect();
-                    let value = self.expr(ai.pop().ok_or_else(internal)?)?;
-                    let guard = if ai.len() == 2 {
-                        Some(self.expr(ai.pop().ok_or_else(internal)?)?)
-                    } else {
-                        None
-                    };
-                    let label = string_lit(ai.pop().ok_or_else(internal)?)?;
+                    let mut ai = arm.into_inner();
+                    let label = string_lit(ai.next().ok_or_else(internal)?)?;
+                    let mut guard = None;
+                    let mut prefer = None;
+                    let mut value = None;
+                    for q in ai {
+                        match q.as_rule() {
+                            Rule::choose_guard => guard = Some(self.expr(first(q)?)?),
+                            Rule::arm_prefer => prefer = Some(self.expr(first(q)?)?),
+                            _ => value = Some(self.expr(q)?),
+                        }
+                    }
                     arms.push(ChooseArm {
                         label,
                         guard,
-                        value,
+                        prefer,
+                        value: value.ok_or_else(internal)?,
                     });
                 }
                 ChooseOptions::Arms(arms)

@@ -292,12 +292,22 @@ impl Printer {
                     self.out.push_str(" secret");
                 }
                 match options {
-                    ChooseOptions::From { options, skip } => {
+                    ChooseOptions::From {
+                        options,
+                        skip,
+                        prefer,
+                    } => {
                         self.out.push_str(" from ");
                         self.expr(options, 1);
                         if let Some(s) = skip {
                             self.out.push_str(" skip ");
                             self.out.push_str(&quote(&s.value));
+                        }
+                        if let Some((var, score)) = prefer {
+                            self.out.push_str(" prefer ");
+                            self.out.push_str(&var.name);
+                            self.out.push_str(" => ");
+                            self.expr(score, 1);
                         }
                     }
                     ChooseOptions::Arms(arms) => {
@@ -308,7 +318,11 @@ impl Printer {
                             self.out.push_str(&quote(&arm.label.value));
                             if let Some(g) = &arm.guard {
                                 self.out.push_str(" when ");
-                                self.expr(g, 0);
+                                self.expr(g, 1);
+                            }
+                            if let Some(p) = &arm.prefer {
+                                self.out.push_str(" prefer ");
+                                self.expr(p, 1);
                             }
                             self.out.push_str(" => ");
                             self.expr(&arm.value, 0);

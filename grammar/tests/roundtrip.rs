@@ -306,16 +306,18 @@ fn expr() -> BoxedStrategy<Expr> {
                     x.clone(),
                     any::<bool>(),
                     x.clone(),
-                    prop::option::of(str_lit())
+                    prop::option::of(str_lit()),
+                    prop::option::of((ident(), x.clone()))
                 )
-                    .prop_map(|(kind, by, secret, options, skip)| e(
+                    .prop_map(|(kind, by, secret, options, skip, prefer)| e(
                         ExprKind::Choose {
                             kind,
                             by: bx(by),
                             secret,
                             options: ChooseOptions::From {
                                 options: bx(options),
-                                skip
+                                skip,
+                                prefer: prefer.map(|(v, p)| (v, bx(p)))
                             }
                         }
                     )),
@@ -324,7 +326,12 @@ fn expr() -> BoxedStrategy<Expr> {
                     x.clone(),
                     any::<bool>(),
                     prop::collection::vec(
-                        (str_lit(), prop::option::of(x.clone()), x.clone()),
+                        (
+                            str_lit(),
+                            prop::option::of(x.clone()),
+                            prop::option::of(x.clone()),
+                            x.clone()
+                        ),
                         0..4
                     )
                 )
@@ -334,9 +341,10 @@ fn expr() -> BoxedStrategy<Expr> {
                         secret,
                         options: ChooseOptions::Arms(
                             arms.into_iter()
-                                .map(|(label, guard, value)| ChooseArm {
+                                .map(|(label, guard, prefer, value)| ChooseArm {
                                     label,
                                     guard,
+                                    prefer,
                                     value
                                 })
                                 .collect()
