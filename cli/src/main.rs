@@ -1,17 +1,291 @@
-use fuba_engine::agent::RandomAgent;
-use fuba_engine::dice::SeededDice;
-use fuba_engine::game::Match;
-use fuba_engine::log::narrate;
-fn main() {
-    let path = std::env::args().nth(1).unwrap();
-    let seed: u64 = std::env::args().nth(2).map(|s| s.parse().unwrap()).unwrap_or(1);
-    let rs = match fuba_engine::ruleset::load_file(std::path::Path::new(&path)) {
-        Ok(r) => r,
-        Err(e) => { eprintln!("{e}"); std::process::exit(1) }
+//! `fuba`: play, simulate and check FUBA rulesets from the command line.
+//!
+//! Data goes to stdout, diagnostics to stderr. Exit codes: 0 success, 1 a failure the
+//! command exists to report (rule errors, a match that stopped), 2 a usage error.
+
+/// `eprintln!` that never panics: a failing stderr is ignored.
+macro_rules! note {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
+/// `eprint!` that never panics.
+macro_rules! note_raw {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($t)*);
+    }};
+}
+
+mod editions;
+mod human;
+mod play;
+mod rules;
+mod simulate;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use fuba_engine::agent::{Agent, RandomAgent};
+use fuba_engine::ruleset::Ruleset;
+use fuba_engine::value::Team;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  a failure the command exists to report: ruleset errors, a match stopped by a rule
+     error or a player who quit, a log file that cannot be written
+  2  usage error: unknown subcommand or flag, bad value, unknown edition";
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  fuba play --seed 7                        # one match of the original edition, narrated
+  fuba play --rules my-rules.toml --verbose # an edited copy of a ruleset, every die shown
+  fuba play --home human                    # you play the home team
+  fuba simulate --games 2000 --seed 1       # figures over 2000 matches
+  fuba rules check rulesets/*.toml          # check ruleset files
+  fuba rules primitives > docs/primitives.md
+  fuba completions bash > ~/.local/share/bash-completion/completions/fuba
+
+Exit codes:
+  0  success
+  1  a failure the command exists to report: ruleset errors, a match stopped by a rule
+     error or a player who quit, a log file that cannot be written
+  2  usage error: unknown subcommand or flag, bad value, unknown edition";
+
+/// Play, simulate and check FUBA tactical football rulesets.
+///
+/// Each rulebook edition is a ruleset file (TOML with rules written in the effect
+/// language); one engine plays them all. `--rules` takes the name of an edition built into
+/// `fuba` (original) or the path of a ruleset file, which is read when the command runs: copy
+/// a ruleset, change a number, and play or simulate it without rebuilding anything.
+///
+/// Data (narration, figures, logs, check results) is written to stdout; diagnostics, the
+/// chosen seed and progress go to stderr.
+#[derive(Parser, Debug)]
+#[command(name = "fuba", version, after_help = EXIT_CODES, after_long_help = MAIN_EXAMPLES)]
+#[command(propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play one match and print its narration and the final score.
+    #[command(long_about = PLAY_ABOUT, after_long_help = PLAY_EXAMPLES)]
+    Play(play::PlayArgs),
+    /// Play many matches and print figures: goals, results, shots, turns, speed.
+    #[command(long_about = SIMULATE_ABOUT, after_long_help = SIMULATE_EXAMPLES)]
+    Simulate(simulate::SimulateArgs),
+    /// Check ruleset files, list the engine's primitives.
+    #[command(subcommand)]
+    Rules(rules::RulesCommand),
+    /// Print a shell completion script.
+    #[command(after_long_help = COMPLETIONS_EXAMPLES)]
+    Completions {
+        /// The shell to write the script for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+const PLAY_ABOUT: &str = "\
+Play one match and print its narration and the final score.
+
+The narration is the ruleset's own words for what happens ([narration] templates); with
+--verbose every die, choice, modifier and move is shown too. Secret choices are shown as
+\"(secret)\". The last line is the final score: `Final score: Home 2 - 1 Away`.
+
+Without --seed a seed is taken from the clock and printed to stderr as `seed: N`, so any
+match can be played again exactly with `--seed N`.";
+
+const PLAY_EXAMPLES: &str = "\
+Examples:
+  fuba play --seed 42
+  fuba play --seed 42 --verbose | less
+  fuba play --rules ./house-rules.toml --seed 1 --log match.jsonl
+  fuba play --seed 3 --log - | jq -c 'select(.event == \"goal\")'
+  fuba play --home human --away heuristic
+
+Exit codes: 0 the match was played; 1 the ruleset has errors, a rule failed during the
+match, a human player quit, or the log cannot be written; 2 usage error.";
+
+const SIMULATE_ABOUT: &str = "\
+Play many matches and print figures.
+
+Match i (0-based) is played with the seed splitmix64(splitmix64(S) XOR i), where S is
+--seed, so `fuba play --seed <that seed>` replays any one of them. Matches run in
+parallel, but the figures do not depend on the number of threads: the same --seed and
+--games always print the same figures (only the timing differs).
+
+Figures: goals per match with a 95% confidence interval (mean ± 1.96·sd/√n), home wins,
+away wins and draws, shots per match and conversion (goals per shot) when the ruleset has
+a `shots` figure, every other figure of the ruleset's [figures] table per match, turns per
+half, matches stopped by the turn cap, and the time taken.
+
+Nothing is logged (the fast path). A match that stops with a rule error is reported with
+its seed on stderr; the figures of the other matches are printed, and the exit code is 1.";
+
+const SIMULATE_EXAMPLES: &str = "\
+Examples:
+  fuba simulate --games 2000 --seed 1
+  fuba simulate --rules ./house-rules.toml --games 500 --seed 1 --format json
+  fuba simulate --games 10000 --home heuristic --away random --jobs 4
+
+Exit codes: 0 every match was played; 1 the ruleset has errors or a match failed; 2 usage
+error.";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  fuba completions bash > ~/.local/share/bash-completion/completions/fuba
+  fuba completions zsh > ~/.zfunc/_fuba
+  fuba completions fish > ~/.config/fish/completions/fuba.fish";
+
+/// Who decides for a team.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentKind {
+    /// Picks uniformly among the legal options.
+    Random,
+    /// Plays by simple football sense (random until the engine provides it).
+    Heuristic,
+    /// You, at the terminal: the board is shown on stderr, choices are read from stdin.
+    Human,
+}
+
+impl AgentKind {
+    fn label(self) -> &'static str {
+        match self {
+            AgentKind::Random => "random",
+            AgentKind::Heuristic => "heuristic",
+            AgentKind::Human => "human",
+        }
+    }
+}
+
+/// `--format`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Text for people.
+    #[default]
+    Table,
+    /// JSON for programs.
+    Json,
+}
+
+/// Why a command failed, and so its exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Exit 1, with this message.
+    Failure(String),
+    /// Exit 1; the details were already printed.
+    Reported,
+    /// Exit 2, with this message.
+    Usage(String),
+    /// Writing stdout failed (a closed pipe ends the command quietly).
+    Stdout(io::Error),
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        CliError::Stdout(e)
+    }
+}
+
+/// What a command returns.
+pub type CliResult = Result<(), CliError>;
+
+/// Loads the ruleset named by `--rules`, reporting errors on stderr.
+pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
+    match editions::load(arg) {
+        Ok(rs) => Ok(rs),
+        Err(editions::RulesError::Unknown(m)) => Err(CliError::Usage(m)),
+        Err(editions::RulesError::Load(e)) => {
+            note_raw!("{e}");
+            Err(CliError::Failure(format!(
+                "the ruleset `{arg}` has {} error{}",
+                e.0.len(),
+                if e.0.len() == 1 { "" } else { "s" }
+            )))
+        }
+    }
+}
+
+/// Notes once on stderr that the heuristic agent is not in the engine yet.
+fn heuristic_note() {
+    static NOTE: std::sync::Once = std::sync::Once::new();
+    NOTE.call_once(|| {
+        note!("note: the heuristic agent is not in the engine yet; playing random instead");
+    });
+}
+
+/// The agent for a team. `human` reads stdin and prompts on stderr.
+pub fn make_agent(kind: AgentKind, seed: u64, team: Team) -> Box<dyn Agent> {
+    match kind {
+        AgentKind::Random => Box::new(RandomAgent::new(seed, team)),
+        AgentKind::Heuristic => {
+            heuristic_note();
+            Box::new(RandomAgent::new(seed, team))
+        }
+        AgentKind::Human => Box::new(human::HumanAgent::stdio(team)),
+    }
+}
+
+/// A seed from the clock, printed to stderr so the match can be replayed.
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let s = (nanos % 10_000_000_000) as u64;
+        note!("seed: {s}");
+        s
+    })
+}
+
+fn completions(shell: clap_complete::Shell) -> CliResult {
+    // Generated into memory first: the generator panics on write errors.
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "fuba", &mut buf);
+    let mut out = io::stdout().lock();
+    out.write_all(&buf)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn run(cli: Cli) -> CliResult {
+    match cli.command {
+        Command::Play(a) => play::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Rules(r) => rules::run(r),
+        Command::Completions { shell } => completions(shell),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        // Help and version exit 0, usage errors 2 (clap's codes).
+        Err(e) => e.exit(),
     };
-    let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), Box::new(RandomAgent::new(seed, 0)), Box::new(RandomAgent::new(seed, 1))).with_log();
-    let r = m.play();
-    let verbose = std::env::args().nth(3).is_some();
-    for e in m.events() { if let Some(l) = narrate(&rs, e, verbose) { println!("{l}"); } }
-    println!("{r:?}");
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Reported) => ExitCode::from(1),
+        Err(CliError::Failure(m)) => {
+            note!("error: {m}");
+            ExitCode::from(1)
+        }
+        Err(CliError::Usage(m)) => {
+            note!("error: {m}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Stdout(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(CliError::Stdout(e)) => {
+            note!("error: cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -1,0 +1,112 @@
+//! `fuba play`: one match, narrated.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+
+use clap::Args;
+use fuba_engine::dice::SeededDice;
+use fuba_engine::game::{Ending, Match};
+use fuba_engine::log::{EventKind, narrate};
+
+use crate::{AgentKind, CliError, CliResult, load_rules, make_agent, seed_or_clock};
+
+/// Options of `fuba play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The ruleset: a built-in edition name (original) or the path of a ruleset file.
+    #[arg(
+        long,
+        short,
+        value_name = "EDITION|PATH",
+        default_value = "original",
+        env = "FUBA_RULES"
+    )]
+    pub rules: String,
+    /// The match seed (dice and random players). Default: from the clock, printed to stderr.
+    #[arg(long, short, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Who plays the home team.
+    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    pub home: AgentKind,
+    /// Who plays the away team.
+    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    pub away: AgentKind,
+    /// Write the match log as JSON Lines to FILE: the header line, then one event per line.
+    /// `-` writes the log to stdout, and the narration to stderr.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<String>,
+    /// Narrate every die, choice, modifier and move, not only what the ruleset narrates.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+fn write_log(m: &Match<'_>, w: &mut dyn Write) -> io::Result<()> {
+    let header = serde_json::to_string(&m.header()).map_err(io::Error::other)?;
+    writeln!(w, "{header}")?;
+    for e in m.events() {
+        let line = serde_json::to_string(e).map_err(io::Error::other)?;
+        writeln!(w, "{line}")?;
+    }
+    w.flush()
+}
+
+/// Runs `fuba play`.
+pub fn run(a: PlayArgs) -> CliResult {
+    let rs = load_rules(&a.rules)?;
+    let seed = seed_or_clock(a.seed);
+    let home = make_agent(a.home, seed, 0);
+    let away = make_agent(a.away, seed, 1);
+    let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
+    let result = m.play();
+
+    let log_to_stdout = a.log.as_deref() == Some("-");
+    match a.log.as_deref() {
+        None => {}
+        Some("-") => write_log(&m, &mut BufWriter::new(io::stdout().lock()))?,
+        Some(path) => {
+            let written = File::create(path).and_then(|f| write_log(&m, &mut BufWriter::new(f)));
+            if let Err(e) = written {
+                return Err(CliError::Failure(format!(
+                    "cannot write the log `{path}`: {e}"
+                )));
+            }
+        }
+    }
+
+    // The narration goes to stdout, or to stderr when stdout carries the log.
+    let mut out: Box<dyn Write> = if log_to_stdout {
+        Box::new(io::stderr().lock())
+    } else {
+        Box::new(BufWriter::new(io::stdout().lock()))
+    };
+    for e in m.events() {
+        if matches!(e.kind, EventKind::MatchEnd { .. }) {
+            continue; // replaced by the final score line below
+        }
+        if let Some(line) = narrate(&rs, e, a.verbose) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    match result {
+        Ok(o) => {
+            let cap = if o.ending == Ending::Runaway {
+                " (a half hit the turn limit)"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "Final score: Home {} - {} Away{cap}",
+                o.score[0], o.score[1]
+            )?;
+            out.flush()?;
+            Ok(())
+        }
+        Err(e) => {
+            out.flush()?;
+            Err(CliError::Failure(format!(
+                "the match (seed {seed}) stopped: {e}"
+            )))
+        }
+    }
+}
