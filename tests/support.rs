@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use fuba_engine::ruleset::{load_file, Ruleset};
+use fuba_engine::ruleset::{Ruleset, load_file};
 
 /// The repository root.
 pub fn root() -> PathBuf {

@@ -1,0 +1,158 @@
+//! Broken rulesets: what the loader says and where it points, and rules that run away.
+//!
+//! Every file in `fixtures/broken/` is a full copy of `rulesets/original.toml` with one
+//! defect (made by `fixtures/make_broken.py`). Its diagnostics, rendered as a user sees
+//! them, are a snapshot; the path shown is the fixture's file name.
+
+use std::path::Path;
+
+use fuba_engine::agent::RandomAgent;
+use fuba_engine::dice::SeededDice;
+use fuba_engine::game::Match;
+use fuba_engine::interp::RunError;
+use fuba_engine::ruleset::diag::LoadErrors;
+use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_tests::ruleset_path;
+
+/// Loads a ruleset's text under a short name, so messages do not hold a machine's path.
+fn load_named(name: &str, text: &str) -> Result<Ruleset, LoadErrors> {
+    load_str(Path::new(name), text)
+}
+
+#[test]
+fn broken_rulesets() {
+    insta::glob!("fixtures/broken/*.toml", |path| {
+        let text = std::fs::read_to_string(path).expect("fixture is readable");
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a file name");
+        let errors = match load_named(name, &text) {
+            Ok(_) => panic!("{name} loaded, but it is meant to fail"),
+            Err(e) => e,
+        };
+        assert!(!errors.0.is_empty(), "{name}: an error without diagnostics");
+        for d in &errors.0 {
+            let loc = d.location().unwrap_or_default();
+            assert!(
+                loc.starts_with(name),
+                "{name}: a diagnostic without a place in the file: {d}"
+            );
+        }
+        insta::assert_snapshot!(errors.to_string());
+    });
+}
+
+#[test]
+fn there_are_enough_broken_fixtures() {
+    let dir = fuba_tests::root().join("tests/fixtures/broken");
+    let n = std::fs::read_dir(&dir)
+        .expect("fixtures/broken exists")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "toml"))
+        })
+        .count();
+    assert!(n >= 12, "only {n} broken rulesets in {}", dir.display());
+}
+
+fn original_text() -> String {
+    std::fs::read_to_string(ruleset_path("original")).expect("rulesets/original.toml is readable")
+}
+
+/// The original edition with the body of the `dice_rolling` stage replaced.
+fn with_dice_rolling(body: &str) -> String {
+    let text = original_text();
+    let header = "[procedures.dice_rolling]\n";
+    let start = text
+        .find(header)
+        .expect("original.toml has a dice_rolling stage");
+    let do_at = start
+        + text[start..]
+            .find("do = '''\n")
+            .expect("dice_rolling has a do")
+        + "do = '''\n".len();
+    let end = do_at + text[do_at..].find("'''").expect("the do string ends");
+    format!("{}{body}\n{}", &text[..do_at], &text[end..])
+}
+
+fn run(rs: &Ruleset, seed: u64) -> Result<(), RunError> {
+    let mut m = Match::new(
+        rs,
+        seed,
+        Box::new(SeededDice::new(seed)),
+        Box::new(RandomAgent::new(seed, 0)),
+        Box::new(RandomAgent::new(seed, 1)),
+    );
+    m.play().map(|_| ())
+}
+
+#[test]
+fn a_runaway_stage_hits_the_operation_budget() {
+    let body = r#"set initial[ct] = roll d6 by ct as "initial value"
+set initial[pt] = roll d6 by pt as "initial value"
+repeat 64 {
+  repeat 64 {
+    repeat 64 {
+      repeat 64 {
+        set used_moves[ct] = used_moves[ct] + 1
+      }
+    }
+  }
+}"#;
+    let rs = match load_named("runaway.toml", &with_dice_rolling(body)) {
+        Ok(r) => r,
+        Err(e) => panic!("the runaway ruleset does not load:\n{e}"),
+    };
+    let started = std::time::Instant::now();
+    let err = match run(&rs, 1) {
+        Ok(()) => panic!("a stage doing 64^4 iterations finished within the budget"),
+        Err(e) => e,
+    };
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "the budget took {:?} to stop the rule",
+        started.elapsed()
+    );
+    assert!(err.message.contains("operation budget"), "{err}");
+    assert_eq!(err.rule, "procedures.dice_rolling", "{err}");
+    assert!(err.place.starts_with("runaway.toml:"), "{err}");
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[test]
+fn a_repeat_over_the_limit_is_an_error() {
+    let body = r#"set initial[ct] = roll d6 by ct as "initial value"
+set initial[pt] = roll d6 by pt as "initial value"
+repeat 1000 {
+  set used_moves[ct] = 0
+}"#;
+    let rs = match load_named("repeat-1000.toml", &with_dice_rolling(body)) {
+        Ok(r) => r,
+        Err(e) => panic!("the ruleset does not load:\n{e}"),
+    };
+    let err = match run(&rs, 1) {
+        Ok(()) => panic!("`repeat 1000` ran"),
+        Err(e) => e,
+    };
+    assert!(err.message.contains("repeat 1000"), "{err}");
+    assert!(err.message.contains("limit of 64"), "{err}");
+    assert_eq!(err.rule, "procedures.dice_rolling", "{err}");
+    insta::assert_snapshot!(err.to_string());
+}
+
+#[test]
+fn repeat_at_the_limit_runs() {
+    let body = r#"set initial[ct] = roll d6 by ct as "initial value"
+set initial[pt] = roll d6 by pt as "initial value"
+repeat 64 {
+  set used_moves[ct] = 0
+}"#;
+    let rs = match load_named("repeat-64.toml", &with_dice_rolling(body)) {
+        Ok(r) => r,
+        Err(e) => panic!("the ruleset does not load:\n{e}"),
+    };
+    if let Err(e) = run(&rs, 1) {
+        panic!("`repeat 64` is within the limit, yet: {e}");
+    }
+}

@@ -1,0 +1,196 @@
+//! The engine and the grammar know no edition and no football rule: every rule lives in
+//! `rulesets/`. This scans `engine/src` and `grammar/src` (`*.rs`, `*.pest`) and fails on
+//! an edition name inside a string literal, or on a rule's name anywhere in the code.
+//! Comment lines (starting with `//`, doc comments included) are not scanned.
+
+use std::path::{Path, PathBuf};
+
+/// Edition names, forbidden as words inside string literals.
+const EDITIONS: &[&str] = &["original", "2015", "2024"];
+
+/// Names of football rules, forbidden as words anywhere in the code.
+const RULE_WORDS: &[&str] = &[
+    "offside",
+    "free kick",
+    "free_kick",
+    "penalty",
+    "goal kick",
+    "goal_kick",
+    "control check",
+    "control_check",
+    "special event",
+    "special_event",
+    "corner kick",
+];
+
+/// Whether `word` occurs in `text` as a word: not inside a longer run of letters and
+/// digits (`_` separates words, so `offside_areas` holds `offside`). Case-insensitive.
+fn has_word(text: &str, word: &str) -> bool {
+    let hay = text.to_lowercase();
+    let word = word.to_lowercase();
+    let bytes = hay.as_bytes();
+    hay.match_indices(&word).any(|(i, w)| {
+        let before = i.checked_sub(1).map(|j| bytes[j]);
+        let after = bytes.get(i + w.len()).copied();
+        !before.is_some_and(|b| b.is_ascii_alphanumeric())
+            && !after.is_some_and(|b| b.is_ascii_alphanumeric())
+    })
+}
+
+/// One scanned line: its code (string literals included) and the text of the string
+/// literals on it.
+struct Line {
+    number: usize,
+    text: String,
+    strings: String,
+}
+
+/// Splits a source file into lines, skipping comment lines, and collects the string
+/// literals on each line (a literal spanning lines belongs to each line it covers).
+fn scan(source: &str) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut in_string = false;
+    for (i, raw) in source.lines().enumerate() {
+        if !in_string && raw.trim_start().starts_with("//") {
+            continue;
+        }
+        let mut strings = String::new();
+        let chars: Vec<char> = raw.chars().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k];
+            if in_string {
+                match c {
+                    '\\' => {
+                        if let Some(n) = chars.get(k + 1) {
+                            strings.push(*n);
+                        }
+                        k += 1;
+                    }
+                    '"' => {
+                        in_string = false;
+                        strings.push(' ');
+                    }
+                    _ => strings.push(c),
+                }
+            } else if c == '"' {
+                in_string = true;
+            } else if c == '\'' {
+                // A char literal ('"', '\'', '\\', 'x') is skipped; a lifetime is not a literal.
+                if chars.get(k + 1) == Some(&'\\') {
+                    if let Some(end) = chars[k + 2..].iter().position(|x| *x == '\'') {
+                        k += end + 2;
+                    }
+                } else if chars.get(k + 2) == Some(&'\'') {
+                    k += 2;
+                }
+            } else if c == '/' && chars.get(k + 1) == Some(&'/') {
+                break;
+            }
+            k += 1;
+        }
+        out.push(Line {
+            number: i + 1,
+            text: raw.to_string(),
+            strings,
+        });
+    }
+    out
+}
+
+/// The offending lines of one file's text, as `path:line: text (reason)`.
+fn offences(path: &str, source: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in scan(source) {
+        let code = match line.text.find("//") {
+            // A trailing comment is not code; `//` inside a string literal is kept.
+            Some(i) if !line.text[..i].contains('"') => &line.text[..i],
+            _ => line.text.as_str(),
+        };
+        let mut why: Vec<String> = EDITIONS
+            .iter()
+            .filter(|e| has_word(&line.strings, e))
+            .map(|e| format!("edition name `{e}` in a string"))
+            .collect();
+        why.extend(
+            RULE_WORDS
+                .iter()
+                .filter(|w| has_word(code, w))
+                .map(|w| format!("rule name `{w}`")),
+        );
+        if !why.is_empty() {
+            found.push(format!(
+                "{path}:{}: {} ({})",
+                line.number,
+                line.text.trim(),
+                why.join(", ")
+            ));
+        }
+    }
+    found
+}
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rs" || x == "pest") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn engine_and_grammar_name_no_edition_and_no_rule() {
+    let root = fuba_tests::root();
+    let mut files = Vec::new();
+    for dir in ["engine/src", "grammar/src"] {
+        sources(&root.join(dir), &mut files);
+    }
+    files.sort();
+    assert!(files.len() >= 10, "too few sources found: {files:?}");
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let rel = f.strip_prefix(&root).unwrap_or(f).display().to_string();
+        found.extend(offences(&rel, &text));
+    }
+    for line in &found {
+        println!("{line}");
+    }
+    assert!(
+        found.is_empty(),
+        "the engine and the grammar must not know editions or football rules:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_scanner_finds_what_it_should() {
+    let src = r#"//! A doc comment about the original edition and offside.
+/// Also the free kick here.
+fn f<'a>(x: &'a str) -> char {
+    let q = '"';
+    let name = "Original";
+    let year = "rules of 2015";
+    let fine = "originally 20150";
+    let free_kick = 1; // penalty in a trailing comment
+    let s = "multi
+line 2024 string";
+    offside_areas(x);
+    '\''
+}
+"#;
+    let found = offences("sample.rs", src);
+    let lines: Vec<&str> = found
+        .iter()
+        .map(|l| l.split(':').nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(lines, ["5", "6", "8", "10", "11"], "{found:#?}");
+    assert!(has_word("free_kick(t)", "free_kick"));
+    assert!(has_word("offside_areas", "offside"));
+    assert!(!has_word("originality", "original"));
+    assert!(has_word("The Penalty", "penalty"));
+}
