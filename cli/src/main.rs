@@ -29,7 +29,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use fuba_engine::agent::{Agent, RandomAgent};
+use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::Team;
 
@@ -150,7 +150,7 @@ Examples:
 pub enum AgentKind {
     /// Picks uniformly among the legal options.
     Random,
-    /// Plays by simple football sense (random until the engine provides it).
+    /// Takes the option the ruleset's `prefer` scores rate best (ties broken at random).
     Heuristic,
     /// You, at the terminal: the board is shown on stderr, choices are read from stdin.
     Human,
@@ -214,22 +214,11 @@ pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
     }
 }
 
-/// Notes once on stderr that the heuristic agent is not in the engine yet.
-fn heuristic_note() {
-    static NOTE: std::sync::Once = std::sync::Once::new();
-    NOTE.call_once(|| {
-        note!("note: the heuristic agent is not in the engine yet; playing random instead");
-    });
-}
-
 /// The agent for a team. `human` reads stdin and prompts on stderr.
 pub fn make_agent(kind: AgentKind, seed: u64, team: Team) -> Box<dyn Agent> {
     match kind {
         AgentKind::Random => Box::new(RandomAgent::new(seed, team)),
-        AgentKind::Heuristic => {
-            heuristic_note();
-            Box::new(RandomAgent::new(seed, team))
-        }
+        AgentKind::Heuristic => Box::new(HeuristicAgent::new(seed, team)),
         AgentKind::Human => Box::new(human::HumanAgent::stdio(team)),
     }
 }

@@ -310,3 +310,32 @@ fn a_closed_pipe_ends_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(o.status.code(), Some(0), "{err}");
 }
+
+#[test]
+fn the_heuristic_player_plays() {
+    let o = fuba(&[
+        "simulate",
+        "--games",
+        "10",
+        "--seed",
+        "1",
+        "--home",
+        "heuristic",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["home"], "heuristic");
+    assert_eq!(v["games"], 10);
+    let o = fuba(&[
+        "play",
+        "--seed",
+        "1",
+        "--home",
+        "heuristic",
+        "--away",
+        "heuristic",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
