@@ -190,7 +190,10 @@ impl Board {
         if spec.areas.is_empty() || spec.areas.len() > MAX_AREAS {
             return Err(err(
                 "board.areas".into(),
-                format!("a board has 1 to {MAX_AREAS} areas, found {}", spec.areas.len()),
+                format!(
+                    "a board has 1 to {MAX_AREAS} areas, found {}",
+                    spec.areas.len()
+                ),
             ));
         }
         let index: BTreeMap<&str, AreaId> = spec
@@ -268,7 +271,8 @@ impl Board {
             match k {
                 LinkKind::Straight => {
                     // For the team defending south, "forward" is toward higher rows.
-                    let (lo, hi) = if areas[ai].from + areas[ai].to < areas[bi].from + areas[bi].to {
+                    let (lo, hi) = if areas[ai].from + areas[ai].to < areas[bi].from + areas[bi].to
+                    {
                         (a, b)
                     } else {
                         (b, a)
@@ -375,8 +379,9 @@ impl Board {
 
     /// Areas adjacent to any area of `s`.
     pub fn adjacent_set(&self, s: AreaSet) -> AreaSet {
-        s.iter()
-            .fold(AreaSet::EMPTY, |acc, a| acc.union(self.adjacent[a as usize]))
+        s.iter().fold(AreaSet::EMPTY, |acc, a| {
+            acc.union(self.adjacent[a as usize])
+        })
     }
 
     /// Links on the shortest path from `a` to `b` (255 when unreachable).

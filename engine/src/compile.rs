@@ -11,8 +11,8 @@ use fuba_grammar::ast::{self, BinOp, ExprKind, StmtKind, UnOp};
 
 use crate::ir::*;
 use crate::prims::Prim;
-use crate::ruleset::diag::Diagnostic;
 use crate::ruleset::Ruleset;
+use crate::ruleset::diag::Diagnostic;
 use crate::value::{Ty, Value};
 
 /// What a name in scope refers to.
@@ -72,7 +72,12 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 impl<'r> Compiler<'r> {
-    pub fn new(rs: &'r mut Ruleset, unit: u32, offset: usize, resolver: &'r mut dyn ProcResolver) -> Self {
+    pub fn new(
+        rs: &'r mut Ruleset,
+        unit: u32,
+        offset: usize,
+        resolver: &'r mut dyn ProcResolver,
+    ) -> Self {
         Compiler {
             rs,
             unit,
@@ -177,7 +182,10 @@ impl<'r> Compiler<'r> {
         if got.fits(want) {
             Ok(())
         } else {
-            Err(self.err(span, format!("type error: {what} must be {want}, found {got}")))
+            Err(self.err(
+                span,
+                format!("type error: {what} must be {want}, found {got}"),
+            ))
         }
     }
 
@@ -210,11 +218,21 @@ impl<'r> Compiler<'r> {
                 }
                 if let Some(l) = self.lookup_local(&name.name) {
                     if index.is_some() {
-                        return Err(self.err(name.span, format!("`{}` is a local, not a per-team variable", name.name)));
+                        return Err(self.err(
+                            name.span,
+                            format!("`{}` is a local, not a per-team variable", name.name),
+                        ));
                     }
-                    let want = if matches!(op, ast::AssignOp::Assign) { l.ty } else { Ty::Int };
+                    let want = if matches!(op, ast::AssignOp::Assign) {
+                        l.ty
+                    } else {
+                        Ty::Int
+                    };
                     if !vty.fits(want) && !(l.ty == Ty::Moves && vty == Ty::Moves) {
-                        return Err(self.err(value.span, format!("type error: `{}` holds {}, found {vty}", name.name, l.ty)));
+                        return Err(self.err(
+                            value.span,
+                            format!("type error: `{}` holds {}, found {vty}", name.name, l.ty),
+                        ));
                     }
                     return Ok((Stmt::SetLocal(l.slot, *op, v), Ty::None));
                 }
@@ -235,12 +253,31 @@ impl<'r> Compiler<'r> {
                         Some(n)
                     }
                     (false, None) => None,
-                    (true, None) => return Err(self.err(name.span, format!("`{}` is held per team: write `{}[team]`", name.name, name.name))),
-                    (false, Some(i)) => return Err(self.err(i.span, format!("`{}` is not held per team", name.name))),
+                    (true, None) => {
+                        return Err(self.err(
+                            name.span,
+                            format!(
+                                "`{}` is held per team: write `{}[team]`",
+                                name.name, name.name
+                            ),
+                        ));
+                    }
+                    (false, Some(i)) => {
+                        return Err(
+                            self.err(i.span, format!("`{}` is not held per team", name.name))
+                        );
+                    }
                 };
-                let want = if matches!(op, ast::AssignOp::Assign) { ty } else { Ty::Int };
+                let want = if matches!(op, ast::AssignOp::Assign) {
+                    ty
+                } else {
+                    Ty::Int
+                };
                 if !vty.fits(want) && !(ty == Ty::Int && vty == Ty::Int) {
-                    return Err(self.err(value.span, format!("type error: `{}` holds {ty}, found {vty}", name.name)));
+                    return Err(self.err(
+                        value.span,
+                        format!("type error: `{}` holds {ty}, found {vty}", name.name),
+                    ));
                 }
                 (Stmt::SetVar(var, idx, *op, v, self.loc(s.span)), Ty::None)
             }
@@ -333,9 +370,20 @@ impl<'r> Compiler<'r> {
                     nodes.push(n);
                 }
                 match elem {
-                    Ty::Int => (self.node(NodeKind::IntList(nodes.into_boxed_slice()), sp), Ty::List),
-                    Ty::Area | Ty::Any => (self.node(NodeKind::AreaList(nodes.into_boxed_slice()), sp), Ty::Areas),
-                    other => return Err(self.err(sp, format!("type error: a list holds areas or integers, not {other}"))),
+                    Ty::Int => (
+                        self.node(NodeKind::IntList(nodes.into_boxed_slice()), sp),
+                        Ty::List,
+                    ),
+                    Ty::Area | Ty::Any => (
+                        self.node(NodeKind::AreaList(nodes.into_boxed_slice()), sp),
+                        Ty::Areas,
+                    ),
+                    other => {
+                        return Err(self.err(
+                            sp,
+                            format!("type error: a list holds areas or integers, not {other}"),
+                        ));
+                    }
                 }
             }
             ExprKind::Call { name, args } => self.call(name, args, sp)?,
@@ -344,10 +392,21 @@ impl<'r> Compiler<'r> {
                 let (b, t) = self.expr(base)?;
                 self.expect(&t, Ty::Move, base.span, "the value before `.`")?;
                 match field.name.as_str() {
-                    "from" => (self.node(NodeKind::MoveEnd(Box::new(b), true), sp), Ty::Area),
-                    "to" => (self.node(NodeKind::MoveEnd(Box::new(b), false), sp), Ty::Area),
+                    "from" => (
+                        self.node(NodeKind::MoveEnd(Box::new(b), true), sp),
+                        Ty::Area,
+                    ),
+                    "to" => (
+                        self.node(NodeKind::MoveEnd(Box::new(b), false), sp),
+                        Ty::Area,
+                    ),
                     "keeper" => (self.node(NodeKind::MoveKeeper(Box::new(b)), sp), Ty::Bool),
-                    other => return Err(self.err(field.span, format!("a move has fields `from`, `to` and `keeper`, not `{other}`"))),
+                    other => {
+                        return Err(self.err(
+                            field.span,
+                            format!("a move has fields `from`, `to` and `keeper`, not `{other}`"),
+                        ));
+                    }
                 }
             }
             ExprKind::Unary { op, expr } => {
@@ -400,19 +459,39 @@ impl<'r> Compiler<'r> {
                         pats.push(match p {
                             ast::Pattern::Wildcard => Pat::Any,
                             ast::Pattern::Int(n) => {
-                                self.expect(&st, Ty::Int, arm.span, "a value matched against an integer")?;
+                                self.expect(
+                                    &st,
+                                    Ty::Int,
+                                    arm.span,
+                                    "a value matched against an integer",
+                                )?;
                                 Pat::Range(*n, *n)
                             }
                             ast::Pattern::Range(a, b) => {
-                                self.expect(&st, Ty::Int, arm.span, "a value matched against a range")?;
+                                self.expect(
+                                    &st,
+                                    Ty::Int,
+                                    arm.span,
+                                    "a value matched against a range",
+                                )?;
                                 Pat::Range(*a, *b)
                             }
                             ast::Pattern::Str(s) => {
-                                self.expect(&st, Ty::Str, arm.span, "a value matched against a string")?;
+                                self.expect(
+                                    &st,
+                                    Ty::Str,
+                                    arm.span,
+                                    "a value matched against a string",
+                                )?;
                                 Pat::Value(Value::Str(self.rs.intern(s)))
                             }
                             ast::Pattern::Bool(b) => {
-                                self.expect(&st, Ty::Bool, arm.span, "a value matched against a boolean")?;
+                                self.expect(
+                                    &st,
+                                    Ty::Bool,
+                                    arm.span,
+                                    "a value matched against a boolean",
+                                )?;
                                 Pat::Value(Value::Bool(*b))
                             }
                         });
@@ -425,7 +504,10 @@ impl<'r> Compiler<'r> {
                     });
                     out.push((pats.into_boxed_slice(), v));
                 }
-                (self.node(NodeKind::Match(Box::new(s), out.into_boxed_slice()), sp), ty.unwrap_or(Ty::None))
+                (
+                    self.node(NodeKind::Match(Box::new(s), out.into_boxed_slice()), sp),
+                    ty.unwrap_or(Ty::None),
+                )
             }
             ExprKind::Choose {
                 kind,
@@ -437,13 +519,22 @@ impl<'r> Compiler<'r> {
                 let (b, bt) = self.expr(by)?;
                 self.expect(&bt, Ty::Team, by.span, "the team after `by`")?;
                 match options {
-                    ast::ChooseOptions::From { options, skip, prefer } => {
+                    ast::ChooseOptions::From {
+                        options,
+                        skip,
+                        prefer,
+                    } => {
                         let (o, ot) = self.expr(options)?;
                         let ty = match ot {
                             Ty::Areas | Ty::Area => Ty::Area,
                             Ty::Moves => Ty::Move,
                             Ty::Any => Ty::Any,
-                            _ => return Err(self.err(options.span, format!("type error: `choose ... from` takes areas or moves, found {ot}"))),
+                            _ => return Err(self.err(
+                                options.span,
+                                format!(
+                                    "type error: `choose ... from` takes areas or moves, found {ot}"
+                                ),
+                            )),
                         };
                         let skip = skip.as_ref().map(|s| self.rs.intern(&s.value));
                         let prefer = match prefer {
@@ -480,13 +571,21 @@ impl<'r> Compiler<'r> {
                         let mut seen = std::collections::HashSet::new();
                         for arm in arms {
                             if !seen.insert(arm.label.value.clone()) {
-                                return Err(self.err(arm.label.span, format!("option `{}` is offered twice", arm.label.value)));
+                                return Err(self.err(
+                                    arm.label.span,
+                                    format!("option `{}` is offered twice", arm.label.value),
+                                ));
                             }
                             let l = self.rs.intern(&arm.label.value);
                             let g = match &arm.guard {
                                 Some(g) => {
                                     let (n, t) = self.expr(g)?;
-                                    self.expect(&t, Ty::Bool, g.span, "the condition of an option")?;
+                                    self.expect(
+                                        &t,
+                                        Ty::Bool,
+                                        g.span,
+                                        "the condition of an option",
+                                    )?;
                                     Some(n)
                                 }
                                 None => None,
@@ -505,7 +604,12 @@ impl<'r> Compiler<'r> {
                                 Some(t) if t == vt => t,
                                 Some(_) => Ty::Any,
                             });
-                            out.push(Arm { label: l, guard: g, prefer: p, value: v });
+                            out.push(Arm {
+                                label: l,
+                                guard: g,
+                                prefer: p,
+                                value: v,
+                            });
                         }
                         if out.is_empty() {
                             return Err(self.err(sp, "a choice needs at least one option"));
@@ -544,7 +648,16 @@ impl<'r> Compiler<'r> {
                     Some(l) => l.value.clone(),
                     None => {
                         let rule = &self.rs.units[self.unit as usize].rule;
-                        format!("{}d{} in {}", if *count == 1 { String::new() } else { count.to_string() }, sides, rule)
+                        format!(
+                            "{}d{} in {}",
+                            if *count == 1 {
+                                String::new()
+                            } else {
+                                count.to_string()
+                            },
+                            sides,
+                            rule
+                        )
                     }
                 };
                 let label = self.rs.intern(&text);
@@ -581,7 +694,16 @@ impl<'r> Compiler<'r> {
                     };
                     out.push((l, v, w));
                 }
-                (self.node(NodeKind::Modifiers { name: n, rows: out.into_boxed_slice() }, sp), Ty::Int)
+                (
+                    self.node(
+                        NodeKind::Modifiers {
+                            name: n,
+                            rows: out.into_boxed_slice(),
+                        },
+                        sp,
+                    ),
+                    Ty::Int,
+                )
             }
             ExprKind::Quant {
                 quant,
@@ -603,12 +725,20 @@ impl<'r> Compiler<'r> {
                     None => None,
                 };
                 self.pop_scope(saved);
-                let ty = if matches!(quant, ast::Quant::Count) { Ty::Int } else { Ty::Bool };
-                (self.node(NodeKind::Quant(*quant, slot, Box::new(it), f), sp), ty)
+                let ty = if matches!(quant, ast::Quant::Count) {
+                    Ty::Int
+                } else {
+                    Ty::Bool
+                };
+                (
+                    self.node(NodeKind::Quant(*quant, slot, Box::new(it), f), sp),
+                    ty,
+                )
             }
             ExprKind::Hook { name, args } => {
                 let Some(h) = self.rs.hooks.iter().position(|h| h.name == name.name) else {
-                    let hint = closest_name(&name.name, self.rs.hooks.iter().map(|h| h.name.as_str()));
+                    let hint =
+                        closest_name(&name.name, self.rs.hooks.iter().map(|h| h.name.as_str()));
                     let d = self.err(name.span, format!("unknown hook `{}`", name.name));
                     return Err(match hint {
                         Some(h) => d.hint(format!("did you mean `{h}`?")),
@@ -626,15 +756,35 @@ impl<'r> Compiler<'r> {
         })
     }
 
-    fn args(&mut self, what: &str, params: &[Ty], args: &[ast::Expr], sp: ast::Span) -> R<Box<[Node]>> {
+    fn args(
+        &mut self,
+        what: &str,
+        params: &[Ty],
+        args: &[ast::Expr],
+        sp: ast::Span,
+    ) -> R<Box<[Node]>> {
         if params.len() != args.len() {
-            return Err(self.err(sp, format!("`{what}` takes {} argument{}, found {}", params.len(), if params.len() == 1 { "" } else { "s" }, args.len())));
+            return Err(self.err(
+                sp,
+                format!(
+                    "`{what}` takes {} argument{}, found {}",
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            ));
         }
         let mut out = Vec::new();
         for (i, (a, want)) in args.iter().zip(params).enumerate() {
             let (n, t) = self.expr(a)?;
             if !t.fits(*want) {
-                return Err(self.err(a.span, format!("type error: argument {} of `{what}` must be {want}, found {t}", i + 1)));
+                return Err(self.err(
+                    a.span,
+                    format!(
+                        "type error: argument {} of `{what}` must be {want}, found {t}",
+                        i + 1
+                    ),
+                ));
             }
             out.push(n);
         }
@@ -676,7 +826,9 @@ impl<'r> Compiler<'r> {
         known.extend(self.rs.var_names().map(str::to_string));
         known.extend(self.rs.board.areas.iter().map(|a| a.name.clone()));
         let hint = closest_name(n, known.iter().map(String::as_str)).map(str::to_string);
-        let looks_like_area = n.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
+        let looks_like_area = n
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
         let msg = if looks_like_area {
             format!("unknown area `{n}`")
         } else {
@@ -706,7 +858,11 @@ impl<'r> Compiler<'r> {
                     self.err(name.span, d.message.clone())
                 }
             })?;
-            let params: Vec<Ty> = self.rs.procs[idx as usize].params.iter().map(|p| p.1).collect();
+            let params: Vec<Ty> = self.rs.procs[idx as usize]
+                .params
+                .iter()
+                .map(|p| p.1)
+                .collect();
             let args = self.args(&name.name, &params, args, sp)?;
             return Ok((self.node(NodeKind::Call(idx, args), sp), ret));
         }
@@ -722,7 +878,9 @@ impl<'r> Compiler<'r> {
                     };
                     if !ok {
                         let what = if p == Prim::Mark { "mark" } else { "number" };
-                        return Err(self.err(sp, format!("the board has no {what} `{key}`")).hint(format!("declare it under [board.{what}s]")));
+                        return Err(self
+                            .err(sp, format!("the board has no {what} `{key}`"))
+                            .hint(format!("declare it under [board.{what}s]")));
                     }
                 }
             }
@@ -732,7 +890,10 @@ impl<'r> Compiler<'r> {
         let procs: Vec<String> = self.rs.procedure_names();
         known.extend(procs.iter().map(String::as_str));
         let hint = closest_name(&name.name, known.into_iter()).map(str::to_string);
-        let d = self.err(name.span, format!("unknown procedure or primitive `{}`", name.name));
+        let d = self.err(
+            name.span,
+            format!("unknown procedure or primitive `{}`", name.name),
+        );
         Err(match hint {
             Some(h) => d.hint(format!("did you mean `{h}`?")),
             None => d.hint("see docs/primitives.md for the engine's primitives"),
@@ -756,7 +917,12 @@ impl<'r> Compiler<'r> {
                 if let Some((var, t)) = self.rs.var(&id.name) {
                     if matches!(var.scope, Scope::Team | Scope::TeamTurn) {
                         let (k, kt) = self.expr(index)?;
-                        self.expect(&kt, Ty::Team, index.span, "the index of a per-team variable")?;
+                        self.expect(
+                            &kt,
+                            Ty::Team,
+                            index.span,
+                            "the index of a per-team variable",
+                        )?;
                         return Ok((self.node(NodeKind::TeamVar(var, Box::new(k)), sp), t));
                     }
                 }
@@ -766,14 +932,26 @@ impl<'r> Compiler<'r> {
         let (k, kt) = self.expr(index)?;
         self.expect(&bt, Ty::List, base.span, "the value indexed")?;
         self.expect(&kt, Ty::Int, index.span, "a list index")?;
-        Ok((self.node(NodeKind::ListIndex(Box::new(b), Box::new(k)), sp), Ty::Int))
+        Ok((
+            self.node(NodeKind::ListIndex(Box::new(b), Box::new(k)), sp),
+            Ty::Int,
+        ))
     }
 
-    fn binary(&mut self, op: BinOp, lhs: &ast::Expr, rhs: &ast::Expr, sp: ast::Span) -> R<(Node, Ty)> {
+    fn binary(
+        &mut self,
+        op: BinOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        sp: ast::Span,
+    ) -> R<(Node, Ty)> {
         let (l, lt) = self.expr(lhs)?;
         let (r, rt) = self.expr(rhs)?;
         let bad = |c: &Self| {
-            c.err(sp, format!("type error: `{}` cannot combine {lt} and {rt}", op.symbol()))
+            c.err(
+                sp,
+                format!("type error: `{}` cannot combine {lt} and {rt}", op.symbol()),
+            )
         };
         let areaish = |t: Ty| matches!(t, Ty::Area | Ty::Areas | Ty::Any);
         let (o, ty) = match op {
@@ -787,42 +965,56 @@ impl<'r> Compiler<'r> {
                 };
                 return Ok((self.node(k, sp), Ty::Bool));
             }
-            BinOp::Add | BinOp::Sub if lt == Ty::Int && rt.fits(Ty::Int) || rt == Ty::Int && lt == Ty::Any => {
+            BinOp::Add | BinOp::Sub
+                if lt == Ty::Int && rt.fits(Ty::Int) || rt == Ty::Int && lt == Ty::Any =>
+            {
                 (if op == BinOp::Add { Op::Add } else { Op::Sub }, Ty::Int)
             }
-            BinOp::Add | BinOp::Union if lt == Ty::Moves && rt.fits(Ty::Moves) => (Op::MovesUnion, Ty::Moves),
-            BinOp::Add | BinOp::Union if areaish(lt) && areaish(rt) && (lt != Ty::Any || rt != Ty::Any) => (Op::Union, Ty::Areas),
+            BinOp::Add | BinOp::Union if lt == Ty::Moves && rt.fits(Ty::Moves) => {
+                (Op::MovesUnion, Ty::Moves)
+            }
+            BinOp::Add | BinOp::Union
+                if areaish(lt) && areaish(rt) && (lt != Ty::Any || rt != Ty::Any) =>
+            {
+                (Op::Union, Ty::Areas)
+            }
             BinOp::Sub if areaish(lt) && areaish(rt) => (Op::Diff, Ty::Areas),
             BinOp::Intersect if areaish(lt) && areaish(rt) => (Op::Inter, Ty::Areas),
-            BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::Add | BinOp::Sub if lt.fits(Ty::Int) && rt.fits(Ty::Int) => (
-                match op {
-                    BinOp::Mul => Op::Mul,
-                    BinOp::Div => Op::Div,
-                    BinOp::Rem => Op::Rem,
-                    BinOp::Add => Op::Add,
-                    _ => Op::Sub,
-                },
-                Ty::Int,
-            ),
+            BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::Add | BinOp::Sub
+                if lt.fits(Ty::Int) && rt.fits(Ty::Int) =>
+            {
+                (
+                    match op {
+                        BinOp::Mul => Op::Mul,
+                        BinOp::Div => Op::Div,
+                        BinOp::Rem => Op::Rem,
+                        BinOp::Add => Op::Add,
+                        _ => Op::Sub,
+                    },
+                    Ty::Int,
+                )
+            }
             BinOp::Eq | BinOp::Ne => {
-                let comparable = lt == rt
-                    || lt == Ty::Any
-                    || rt == Ty::Any
-                    || (areaish(lt) && areaish(rt));
+                let comparable =
+                    lt == rt || lt == Ty::Any || rt == Ty::Any || (areaish(lt) && areaish(rt));
                 if !comparable {
                     return Err(bad(self));
                 }
                 (if op == BinOp::Eq { Op::Eq } else { Op::Ne }, Ty::Bool)
             }
-            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if lt.fits(Ty::Int) && rt.fits(Ty::Int) => (
-                match op {
-                    BinOp::Lt => Op::Lt,
-                    BinOp::Le => Op::Le,
-                    BinOp::Gt => Op::Gt,
-                    _ => Op::Ge,
-                },
-                Ty::Bool,
-            ),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                if lt.fits(Ty::Int) && rt.fits(Ty::Int) =>
+            {
+                (
+                    match op {
+                        BinOp::Lt => Op::Lt,
+                        BinOp::Le => Op::Le,
+                        BinOp::Gt => Op::Gt,
+                        _ => Op::Ge,
+                    },
+                    Ty::Bool,
+                )
+            }
             BinOp::In => match (lt, rt) {
                 (Ty::Area | Ty::Any, Ty::Areas | Ty::Area) => (Op::InAreas, Ty::Bool),
                 (Ty::Int | Ty::Any, Ty::List) => (Op::InList, Ty::Bool),
@@ -832,6 +1024,9 @@ impl<'r> Compiler<'r> {
             },
             _ => return Err(bad(self)),
         };
-        Ok((self.node(NodeKind::Bin(o, Box::new(l), Box::new(r)), sp), ty))
+        Ok((
+            self.node(NodeKind::Bin(o, Box::new(l), Box::new(r)), sp),
+            ty,
+        ))
     }
 }

@@ -6,7 +6,7 @@ use crate::agent::Agent;
 use crate::dice::DiceSource;
 use crate::interp::{Flow, Interp, RunError};
 use crate::ir::Loc;
-use crate::log::{Event, EventKind, LogHeader, LOG_VERSION};
+use crate::log::{Event, EventKind, LOG_VERSION, LogHeader};
 use crate::ruleset::Ruleset;
 use crate::state::MatchState;
 
@@ -43,7 +43,13 @@ pub struct Match<'a> {
 
 impl<'a> Match<'a> {
     /// A match under `rs` with the given dice and agents.
-    pub fn new(rs: &'a Ruleset, seed: u64, dice: Box<dyn DiceSource + 'a>, home: Box<dyn Agent + 'a>, away: Box<dyn Agent + 'a>) -> Self {
+    pub fn new(
+        rs: &'a Ruleset,
+        seed: u64,
+        dice: Box<dyn DiceSource + 'a>,
+        home: Box<dyn Agent + 'a>,
+        away: Box<dyn Agent + 'a>,
+    ) -> Self {
         Match {
             interp: Interp::new(rs, dice, [home, away]),
             seed,
@@ -77,16 +83,25 @@ impl<'a> Match<'a> {
     fn run_proc(&mut self, idx: u16) -> Result<(), Flow> {
         self.interp.reset_budget();
         self.interp.stage = Some(idx);
-        self.interp.call_proc(idx, Vec::new(), Loc::default()).map(|_| ())
+        self.interp
+            .call_proc(idx, Vec::new(), Loc::default())
+            .map(|_| ())
     }
 
     /// Plays the whole match. `observe` is called after every stage (for invariant checks).
     pub fn play_observed(&mut self, observe: &mut Observer<'_>) -> Result<Outcome, RunError> {
         let rs = self.interp.rs;
-        let check = |r: Result<(), String>| r.map_err(|m| RunError { message: m, rule: "observer".into(), place: String::new() });
+        let check = |r: Result<(), String>| {
+            r.map_err(|m| RunError {
+                message: m,
+                rule: "observer".into(),
+                place: String::new(),
+            })
+        };
         if let Some(s) = rs.start {
             match self.run_proc(s) {
-                Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
+                Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Stop)
+                | Err(Flow::Break) | Err(Flow::Return(_)) => {}
                 Err(Flow::Error(e)) => return Err(*e),
             }
         }
@@ -98,7 +113,8 @@ impl<'a> Match<'a> {
             self.interp.st.turn = 0;
             if let Some(h) = rs.half_start {
                 match self.run_proc(h) {
-                    Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
+                    Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Stop)
+                    | Err(Flow::Break) | Err(Flow::Return(_)) => {}
                     Err(Flow::Error(e)) => return Err(*e),
                 }
             }
@@ -119,7 +135,7 @@ impl<'a> Match<'a> {
                 for &stage in &rs.stages {
                     match self.run_proc(stage) {
                         Ok(()) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
-                        Err(Flow::EndTurn) => break,
+                        Err(Flow::EndTurn) | Err(Flow::Stop) => break,
                         Err(Flow::EndHalf) => {
                             half_over = true;
                             break;
@@ -131,7 +147,8 @@ impl<'a> Match<'a> {
                 if !half_over {
                     if let Some(te) = rs.turn_end {
                         match self.run_proc(te) {
-                            Ok(()) | Err(Flow::EndTurn) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
+                            Ok(()) | Err(Flow::EndTurn) | Err(Flow::Stop) | Err(Flow::Break)
+                            | Err(Flow::Return(_)) => {}
                             Err(Flow::EndHalf) => half_over = true,
                             Err(Flow::Error(e)) => return Err(*e),
                         }
@@ -144,11 +161,17 @@ impl<'a> Match<'a> {
             }
             turns.push(self.interp.st.turn);
             self.interp.stage = None;
-            self.interp.emit_event(EventKind::HalfEnd { reason: reason.into() });
+            self.interp.emit_event(EventKind::HalfEnd {
+                reason: reason.into(),
+            });
         }
         let score = self.interp.st.score;
         self.interp.emit_event(EventKind::MatchEnd { score });
-        Ok(Outcome { score, turns, ending })
+        Ok(Outcome {
+            score,
+            turns,
+            ending,
+        })
     }
 
     /// Plays the whole match.

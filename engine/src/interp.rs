@@ -12,10 +12,10 @@ use crate::agent::{Agent, Decision, Opt, View};
 use crate::board::{AreaId, AreaSet, Direction};
 use crate::dice::DiceSource;
 use crate::ir::*;
-use crate::log::{team_name, value_json, Event, EventKind, ModRowLog};
+use crate::log::{Event, EventKind, ModRowLog, team_name, value_json};
 use crate::prims::Prim;
 use crate::ruleset::{Domain, Ruleset};
-use crate::state::{MatchState, GONE, OFF};
+use crate::state::{GONE, MatchState, OFF};
 use crate::value::{Dice, Move, MoveSet, Team, Value};
 
 /// Limits on running rules. All in one place.
@@ -62,6 +62,8 @@ pub enum Flow {
     EndTurn,
     /// `end_half()`.
     EndHalf,
+    /// A scenario's `stop_at` event happened.
+    Stop,
     /// An error (boxed: keeps every evaluation result small).
     Error(Box<RunError>),
 }
@@ -113,6 +115,12 @@ pub struct Interp<'a> {
     opts: Vec<Opt>,
     /// Set while `prefer` scores are computed: no dice, no choices, no lasting effects.
     hinting: bool,
+    /// Stop when an event of this kind is emitted (scenarios).
+    pub stop_at: Option<u32>,
+    /// Whether `stop_at` was reached.
+    pub stopped: bool,
+    /// Whether a scenario's run ended the half.
+    pub half_ended: bool,
 }
 
 fn as_int(v: &Value) -> i64 {
@@ -129,7 +137,11 @@ fn as_bool(v: &Value) -> bool {
 
 impl<'a> Interp<'a> {
     /// A match about to start.
-    pub fn new(rs: &'a Ruleset, dice: Box<dyn DiceSource + 'a>, agents: [Box<dyn Agent + 'a>; 2]) -> Self {
+    pub fn new(
+        rs: &'a Ruleset,
+        dice: Box<dyn DiceSource + 'a>,
+        agents: [Box<dyn Agent + 'a>; 2],
+    ) -> Self {
         Interp {
             rs,
             st: MatchState::new(rs),
@@ -153,20 +165,28 @@ impl<'a> Interp<'a> {
             stage: None,
             opts: Vec::with_capacity(64),
             hinting: false,
+            stop_at: None,
+            stopped: false,
+            half_ended: false,
         }
     }
 
     // ------------------------------------------------------------------ errors, log
 
     fn current_rule(&self) -> String {
-        self.units
-            .last()
-            .map_or_else(|| "match".to_string(), |u| self.rs.units[*u as usize].rule.clone())
+        self.units.last().map_or_else(
+            || "match".to_string(),
+            |u| self.rs.units[*u as usize].rule.clone(),
+        )
     }
 
     /// An error at a node.
     pub fn error(&self, loc: Loc, message: impl Into<String>) -> Flow {
-        let rule = self.rs.units.get(loc.unit as usize).map_or_else(|| self.current_rule(), |u| u.rule.clone());
+        let rule = self
+            .rs
+            .units
+            .get(loc.unit as usize)
+            .map_or_else(|| self.current_rule(), |u| u.rule.clone());
         Flow::Error(Box::new(RunError {
             message: message.into(),
             rule,
@@ -250,8 +270,19 @@ impl<'a> Interp<'a> {
     fn run_frame(&mut self, code: &'a Code, unit: u32, base: usize, loc: Loc) -> R<Value> {
         if self.depth >= self.limits.max_call_depth {
             self.stack.truncate(base);
-            let chain: Vec<&str> = self.units.iter().map(|u| self.rs.units[*u as usize].rule.as_str()).collect();
-            return Err(self.error(loc, format!("calls nested deeper than {}: {}", self.limits.max_call_depth, chain.join(" -> "))));
+            let chain: Vec<&str> = self
+                .units
+                .iter()
+                .map(|u| self.rs.units[*u as usize].rule.as_str())
+                .collect();
+            return Err(self.error(
+                loc,
+                format!(
+                    "calls nested deeper than {}: {}",
+                    self.limits.max_call_depth,
+                    chain.join(" -> ")
+                ),
+            ));
         }
         self.stack.resize(base + code.slots as usize, Value::None);
         self.depth += 1;
@@ -314,7 +345,13 @@ impl<'a> Interp<'a> {
             Stmt::Repeat(n, body, loc) => {
                 let count = as_int(&self.eval(n, base)?);
                 if count > self.limits.max_repeat {
-                    return Err(self.error(*loc, format!("`repeat {count}` is over the limit of {}", self.limits.max_repeat)));
+                    return Err(self.error(
+                        *loc,
+                        format!(
+                            "`repeat {count}` is over the limit of {}",
+                            self.limits.max_repeat
+                        ),
+                    ));
                 }
                 for _ in 0..count.max(0) {
                     match self.block(body, base) {
@@ -375,6 +412,10 @@ impl<'a> Interp<'a> {
                         self.eval(n, base)?;
                     }
                 }
+                if self.stop_at == Some(*kind) {
+                    self.stopped = true;
+                    return Err(Flow::Stop);
+                }
             }
             Stmt::Expr(n) => return self.eval(n, base),
         }
@@ -396,7 +437,11 @@ impl<'a> Interp<'a> {
         match v {
             Value::Areas(s) => s.iter().map(Value::Area).collect(),
             Value::Area(a) => vec![Value::Area(*a)],
-            Value::Dice(d) => d.as_slice().iter().map(|x| Value::Int(i64::from(*x))).collect(),
+            Value::Dice(d) => d
+                .as_slice()
+                .iter()
+                .map(|x| Value::Int(i64::from(*x)))
+                .collect(),
             Value::List(l) => l.iter().map(|x| Value::Int(*x)).collect(),
             Value::Moves(m) => m.iter().map(Value::Move).collect(),
             _ => Vec::new(),
@@ -413,7 +458,9 @@ impl<'a> Interp<'a> {
     fn area(&mut self, n: &'a Node, base: usize) -> R<AreaId> {
         match self.eval(n, base)? {
             Value::Area(a) => Ok(a),
-            Value::None => Err(self.error(n.loc, "expected an area, found none (an unset variable?)")),
+            Value::None => {
+                Err(self.error(n.loc, "expected an area, found none (an unset variable?)"))
+            }
             other => Err(self.error(n.loc, format!("expected an area, found {other:?}"))),
         }
     }
@@ -485,11 +532,20 @@ impl<'a> Interp<'a> {
                 let list = self.eval(l, base)?;
                 let i = self.int(i, base)?;
                 match list {
-                    Value::List(items) => match usize::try_from(i).ok().and_then(|i| items.get(i)) {
-                        Some(x) => Value::Int(*x),
-                        None => return Err(self.error(n.loc, format!("index {i} is outside the list of {}", items.len()))),
-                    },
-                    other => return Err(self.error(n.loc, format!("expected a list, found {other:?}"))),
+                    Value::List(items) => {
+                        match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                            Some(x) => Value::Int(*x),
+                            None => {
+                                return Err(self.error(
+                                    n.loc,
+                                    format!("index {i} is outside the list of {}", items.len()),
+                                ));
+                            }
+                        }
+                    }
+                    other => {
+                        return Err(self.error(n.loc, format!("expected a list, found {other:?}")));
+                    }
                 }
             }
             NodeKind::MoveEnd(m, from) => match self.eval(m, base)? {
@@ -501,9 +557,17 @@ impl<'a> Interp<'a> {
                 other => return Err(self.error(n.loc, format!("expected a move, found {other:?}"))),
             },
             NodeKind::Not(x) => Value::Bool(!as_bool(&self.eval(x, base)?)),
-            NodeKind::Neg(x) => Value::Int(self.int(x, base)?.checked_neg().ok_or_else(|| self.error(n.loc, "integer overflow"))?),
-            NodeKind::And(a, b) => Value::Bool(as_bool(&self.eval(a, base)?) && as_bool(&self.eval(b, base)?)),
-            NodeKind::Or(a, b) => Value::Bool(as_bool(&self.eval(a, base)?) || as_bool(&self.eval(b, base)?)),
+            NodeKind::Neg(x) => Value::Int(
+                self.int(x, base)?
+                    .checked_neg()
+                    .ok_or_else(|| self.error(n.loc, "integer overflow"))?,
+            ),
+            NodeKind::And(a, b) => {
+                Value::Bool(as_bool(&self.eval(a, base)?) && as_bool(&self.eval(b, base)?))
+            }
+            NodeKind::Or(a, b) => {
+                Value::Bool(as_bool(&self.eval(a, base)?) || as_bool(&self.eval(b, base)?))
+            }
             NodeKind::Bin(op, a, b) => {
                 let x = self.eval(a, base)?;
                 let y = self.eval(b, base)?;
@@ -544,9 +608,22 @@ impl<'a> Interp<'a> {
                         return self.eval(value, base);
                     }
                 }
-                return Err(self.error(n.loc, format!("no arm of `match` fits the value {}", value_json(self.rs, &v))));
+                return Err(self.error(
+                    n.loc,
+                    format!(
+                        "no arm of `match` fits the value {}",
+                        value_json(self.rs, &v)
+                    ),
+                ));
             }
-            NodeKind::ChooseFrom { kind, by, secret, options, skip, prefer } => {
+            NodeKind::ChooseFrom {
+                kind,
+                by,
+                secret,
+                options,
+                skip,
+                prefer,
+            } => {
                 let team = self.team(by, base)?;
                 let coll = self.eval(options, base)?;
                 self.opts.clear();
@@ -555,13 +632,17 @@ impl<'a> Interp<'a> {
                     Value::Area(a) => self.opts.push(Opt::Area(*a)),
                     Value::Moves(m) => self.opts.extend(m.iter().map(Opt::Move)),
                     Value::None => {}
-                    other => return Err(self.error(options.loc, format!("cannot choose from {other:?}"))),
+                    other => {
+                        return Err(self.error(options.loc, format!("cannot choose from {other:?}")));
+                    }
                 }
                 if let Some(s) = skip {
                     self.opts.push(Opt::Skip(*s));
                 }
                 let hints = match prefer {
-                    Some((slot, score)) if self.agents[team as usize].wants_hints() && self.opts.len() > 1 => {
+                    Some((slot, score))
+                        if self.agents[team as usize].wants_hints() && self.opts.len() > 1 =>
+                    {
                         let opts = self.opts.clone();
                         self.hints(&opts, base, |me, o| match o {
                             Opt::Area(a) => {
@@ -584,7 +665,12 @@ impl<'a> Interp<'a> {
                     _ => Value::None,
                 }
             }
-            NodeKind::ChooseArms { kind, by, secret, arms } => {
+            NodeKind::ChooseArms {
+                kind,
+                by,
+                secret,
+                arms,
+            } => {
                 let team = self.team(by, base)?;
                 let mut legal = Vec::with_capacity(arms.len());
                 for (i, arm) in arms.iter().enumerate() {
@@ -596,7 +682,10 @@ impl<'a> Interp<'a> {
                         legal.push(Opt::Arm(i as u16, arm.label));
                     }
                 }
-                let hints = if legal.len() > 1 && self.agents[team as usize].wants_hints() && arms.iter().any(|a| a.prefer.is_some()) {
+                let hints = if legal.len() > 1
+                    && self.agents[team as usize].wants_hints()
+                    && arms.iter().any(|a| a.prefer.is_some())
+                {
                     self.hints(&legal, base, |me, o| match o {
                         Opt::Arm(i, _) => match &arms[*i as usize].prefer {
                             Some(p) => me.int(p, base),
@@ -614,7 +703,13 @@ impl<'a> Interp<'a> {
                     _ => Value::None,
                 }
             }
-            NodeKind::Roll { count, sides, keep, by, label } => {
+            NodeKind::Roll {
+                count,
+                sides,
+                keep,
+                by,
+                label,
+            } => {
                 if self.hinting {
                     return Err(self.error(n.loc, "a `prefer` score may not roll dice"));
                 }
@@ -622,7 +717,10 @@ impl<'a> Interp<'a> {
                     Some(b) => Some(self.team(b, base)?),
                     None => None,
                 };
-                let mut d = Dice { n: *count, d: [0; 8] };
+                let mut d = Dice {
+                    n: *count,
+                    d: [0; 8],
+                };
                 let label_text = self.rs.symbol(*label);
                 for i in 0..*count as usize {
                     d.d[i] = match self.dice.roll(*sides, label_text) {
@@ -667,7 +765,9 @@ impl<'a> Interp<'a> {
                         None => true,
                     };
                     let v = if applies { self.int(value, base)? } else { 0 };
-                    total = total.checked_add(v).ok_or_else(|| self.error(n.loc, "integer overflow"))?;
+                    total = total
+                        .checked_add(v)
+                        .ok_or_else(|| self.error(n.loc, "integer overflow"))?;
                     if self.log.is_some() {
                         logged.push(ModRowLog {
                             label: self.rs.symbol(*label).to_string(),
@@ -735,7 +835,14 @@ impl<'a> Interp<'a> {
                 if b == 0 {
                     return Err(self.error(loc, "division by zero"));
                 }
-                Value::Int(if op == Op::Div { a.checked_div(b) } else { a.checked_rem(b) }.ok_or_else(ovf)?)
+                Value::Int(
+                    if op == Op::Div {
+                        a.checked_div(b)
+                    } else {
+                        a.checked_rem(b)
+                    }
+                    .ok_or_else(ovf)?,
+                )
             }
             Op::Union => Value::Areas(set(&x).union(set(&y))),
             Op::Inter => Value::Areas(set(&x).inter(set(&y))),
@@ -747,7 +854,9 @@ impl<'a> Interp<'a> {
             },
             Op::Eq | Op::Ne => {
                 let eq = match (&x, &y) {
-                    (Value::Area(a), Value::Areas(s)) | (Value::Areas(s), Value::Area(a)) => AreaSet::one(*a) == *s,
+                    (Value::Area(a), Value::Areas(s)) | (Value::Areas(s), Value::Area(a)) => {
+                        AreaSet::one(*a) == *s
+                    }
                     _ => x == y,
                 };
                 Value::Bool(if op == Op::Eq { eq } else { !eq })
@@ -757,15 +866,26 @@ impl<'a> Interp<'a> {
             Op::Gt => Value::Bool(as_int(&x) > as_int(&y)),
             Op::Ge => Value::Bool(as_int(&x) >= as_int(&y)),
             Op::InAreas => Value::Bool(matches!(x, Value::Area(a) if set(&y).has(a))),
-            Op::InList => Value::Bool(matches!((&x, &y), (Value::Int(i), Value::List(l)) if l.contains(i))),
-            Op::InDice => Value::Bool(matches!((&x, &y), (Value::Int(i), Value::Dice(d)) if d.as_slice().iter().any(|v| i64::from(*v) == *i))),
-            Op::InMoves => Value::Bool(matches!((&x, &y), (Value::Move(m), Value::Moves(s)) if s.has(*m))),
+            Op::InList => {
+                Value::Bool(matches!((&x, &y), (Value::Int(i), Value::List(l)) if l.contains(i)))
+            }
+            Op::InDice => Value::Bool(
+                matches!((&x, &y), (Value::Int(i), Value::Dice(d)) if d.as_slice().iter().any(|v| i64::from(*v) == *i)),
+            ),
+            Op::InMoves => {
+                Value::Bool(matches!((&x, &y), (Value::Move(m), Value::Moves(s)) if s.has(*m)))
+            }
         })
     }
 
     /// Computes the `prefer` score of every option, with no lasting effect: the state is
     /// restored and nothing is logged; dice and choices are refused.
-    fn hints(&mut self, opts: &[Opt], _base: usize, mut score: impl FnMut(&mut Self, &Opt) -> R<i64>) -> R<Vec<i64>> {
+    fn hints(
+        &mut self,
+        opts: &[Opt],
+        _base: usize,
+        mut score: impl FnMut(&mut Self, &Opt) -> R<i64>,
+    ) -> R<Vec<i64>> {
         let saved = self.st.clone();
         let counters = self.counters.clone();
         let log = self.log.take();
@@ -794,22 +914,46 @@ impl<'a> Interp<'a> {
         let rs = self.rs;
         let kind_text = rs.symbol(kind);
         if self.hinting {
-            return Err(self.error(loc, format!("a `prefer` score may not ask for a choice (\"{kind_text}\")")));
+            return Err(self.error(
+                loc,
+                format!("a `prefer` score may not ask for a choice (\"{kind_text}\")"),
+            ));
         }
         if self.opts.is_empty() {
-            return Err(self.error(loc, format!("no legal option for \"{kind_text}\" ({} to choose)", team_name(team))));
+            return Err(self.error(
+                loc,
+                format!(
+                    "no legal option for \"{kind_text}\" ({} to choose)",
+                    team_name(team)
+                ),
+            ));
         }
         let opts = std::mem::take(&mut self.opts);
         let idx = if opts.len() == 1 {
             0
         } else {
-            let d = Decision { team, kind: kind_text, options: &opts, secret, hints };
-            let view = View { rules: rs, state: &self.st };
+            let d = Decision {
+                team,
+                kind: kind_text,
+                options: &opts,
+                secret,
+                hints,
+            };
+            let view = View {
+                rules: rs,
+                state: &self.st,
+            };
             match self.agents[team as usize].choose(&view, &d) {
                 Ok(i) if i < opts.len() => i,
                 Ok(i) => {
                     self.opts = opts;
-                    return Err(self.error(loc, format!("agent picked option {i} of {} for \"{kind_text}\"", self.opts.len())));
+                    return Err(self.error(
+                        loc,
+                        format!(
+                            "agent picked option {i} of {} for \"{kind_text}\"",
+                            self.opts.len()
+                        ),
+                    ));
                 }
                 Err(m) => {
                     self.opts = opts;
@@ -837,23 +981,46 @@ impl<'a> Interp<'a> {
         let table = &rs.tables[t as usize];
         let k = self.eval(key, base)?;
         let row = match (table.domain, &k) {
-            (Domain::D6, Value::Int(i)) if (1..=6).contains(i) => Some(table.slots[(*i - 1) as usize]),
-            (Domain::TwoD6, Value::Int(i)) if (2..=12).contains(i) => Some(table.slots[(*i - 2) as usize]),
-            (Domain::TwoD6, Value::Dice(d)) if d.n == 2 => Some(table.slots[(d.sum() - 2) as usize]),
-            (Domain::D66, Value::Dice(d)) if d.n >= 2 => Some(table.slots[(d.d[0] as usize - 1) * 6 + d.d[1] as usize - 1]),
+            (Domain::D6, Value::Int(i)) if (1..=6).contains(i) => {
+                Some(table.slots[(*i - 1) as usize])
+            }
+            (Domain::TwoD6, Value::Int(i)) if (2..=12).contains(i) => {
+                Some(table.slots[(*i - 2) as usize])
+            }
+            (Domain::TwoD6, Value::Dice(d)) if d.n == 2 => {
+                Some(table.slots[(d.sum() - 2) as usize])
+            }
+            (Domain::D66, Value::Dice(d)) if d.n >= 2 => {
+                Some(table.slots[(d.d[0] as usize - 1) * 6 + d.d[1] as usize - 1])
+            }
             (Domain::Labels, Value::Str(s)) => table.labels.get(s).copied(),
             _ => None,
         };
         let Some(ri) = row.filter(|r| *r != u16::MAX) else {
-            return Err(self.error(loc, format!("table `{}` has no row for {}", table.name, value_json(rs, &k))));
+            return Err(self.error(
+                loc,
+                format!(
+                    "table `{}` has no row for {}",
+                    table.name,
+                    value_json(rs, &k)
+                ),
+            ));
         };
         self.counters.rows[t as usize][ri as usize] += 1;
         let r = &table.rows[ri as usize];
         self.units.push(r.unit);
         if self.log.is_some() {
             let key_text = match &k {
-                Value::Dice(d) => d.as_slice().iter().map(u8::to_string).collect::<Vec<_>>().join("-"),
-                other => crate::log::value_json(rs, other).to_string().trim_matches('"').to_string(),
+                Value::Dice(d) => d
+                    .as_slice()
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join("-"),
+                other => crate::log::value_json(rs, other)
+                    .to_string()
+                    .trim_matches('"')
+                    .to_string(),
             };
             self.emit_event(EventKind::Table {
                 table: table.name.clone(),
@@ -944,14 +1111,26 @@ impl<'a> Interp<'a> {
             }
             Prim::Unplaced => {
                 let t = self.team(&args[0], base)?;
-                Value::Int(self.st.pieces[t as usize].at.iter().skip(1).filter(|a| **a == OFF).count() as i64)
+                Value::Int(
+                    self.st.pieces[t as usize]
+                        .at
+                        .iter()
+                        .skip(1)
+                        .filter(|a| **a == OFF)
+                        .count() as i64,
+                )
             }
             Prim::NthLowest => {
                 let t = self.team(&args[0], base)?;
                 let n = self.int(&args[1], base)?;
                 match self.st.lowest(board, t, n.max(0) as usize) {
                     Some(a) => Value::Area(a),
-                    None => return Err(self.error(loc, format!("the team has fewer than {n} pieces on the board"))),
+                    None => {
+                        return Err(self.error(
+                            loc,
+                            format!("the team has fewer than {n} pieces on the board"),
+                        ));
+                    }
                 }
             }
             Prim::Closest => {
@@ -959,7 +1138,11 @@ impl<'a> Interp<'a> {
                 let a = self.area(&args[1], base)?;
                 let keeper = as_bool(&self.eval(&args[2], base)?);
                 let pieces = &self.st.pieces[t as usize];
-                let cands = if keeper { pieces.occupied() } else { pieces.field_areas(false) };
+                let cands = if keeper {
+                    pieces.occupied()
+                } else {
+                    pieces.field_areas(false)
+                };
                 let best = cands.iter().map(|x| board.distance(x, a)).min();
                 let mut s = AreaSet::EMPTY;
                 if let Some(b) = best {
@@ -987,7 +1170,9 @@ impl<'a> Interp<'a> {
                 match self.eval(&args[1], base)? {
                     Value::Move(m) if m.keeper => self.move_keeper(t, m.to, loc)?,
                     Value::Move(m) => self.move_field(t, m.from, m.to, loc)?,
-                    other => return Err(self.error(loc, format!("expected a move, found {other:?}"))),
+                    other => {
+                        return Err(self.error(loc, format!("expected a move, found {other:?}")));
+                    }
                 }
                 Value::None
             }
@@ -1003,7 +1188,9 @@ impl<'a> Interp<'a> {
                         self.st.put(t, i, OFF);
                     }
                 }
-                self.emit_event(EventKind::Clear { team: team_name(t).into() });
+                self.emit_event(EventKind::Clear {
+                    team: team_name(t).into(),
+                });
                 Value::None
             }
             Prim::Place | Prim::PlaceKeeper => {
@@ -1012,7 +1199,12 @@ impl<'a> Interp<'a> {
                 let i = if p == Prim::PlaceKeeper {
                     0
                 } else {
-                    match self.st.pieces[t as usize].at.iter().skip(1).position(|x| *x == OFF) {
+                    match self.st.pieces[t as usize]
+                        .at
+                        .iter()
+                        .skip(1)
+                        .position(|x| *x == OFF)
+                    {
                         Some(i) => i + 1,
                         None => return Err(self.error(loc, "no field piece left to place")),
                     }
@@ -1028,12 +1220,24 @@ impl<'a> Interp<'a> {
             Prim::RemovePiece => {
                 let t = self.team(&args[0], base)?;
                 let a = self.area(&args[1], base)?;
-                let i = self.st.pieces[t as usize].at.iter().skip(1).position(|x| *x == a);
+                let i = self.st.pieces[t as usize]
+                    .at
+                    .iter()
+                    .skip(1)
+                    .position(|x| *x == a);
                 match i {
                     Some(i) => self.st.put(t, i + 1, GONE),
-                    None => return Err(self.error(loc, format!("no field piece of the team in {}", board.name(a)))),
+                    None => {
+                        return Err(self.error(
+                            loc,
+                            format!("no field piece of the team in {}", board.name(a)),
+                        ));
+                    }
                 }
-                self.emit_event(EventKind::Remove { team: team_name(t).into(), area: board.name(a).into() });
+                self.emit_event(EventKind::Remove {
+                    team: team_name(t).into(),
+                    area: board.name(a).into(),
+                });
                 Value::None
             }
             Prim::Moves => {
@@ -1081,7 +1285,9 @@ impl<'a> Interp<'a> {
             Prim::SetBall => {
                 let a = self.area(&args[0], base)?;
                 self.st.ball_area = a;
-                self.emit_event(EventKind::Ball { area: board.name(a).into() });
+                self.emit_event(EventKind::Ball {
+                    area: board.name(a).into(),
+                });
                 Value::None
             }
             Prim::SetBallValue => {
@@ -1098,14 +1304,18 @@ impl<'a> Interp<'a> {
                 let t = self.team(&args[0], base)?;
                 if self.st.ball_owner != t {
                     self.st.ball_owner = t;
-                    self.emit_event(EventKind::Control { team: team_name(t).into() });
+                    self.emit_event(EventKind::Control {
+                        team: team_name(t).into(),
+                    });
                 }
                 Value::None
             }
             Prim::SetPhasing => {
                 let t = self.team(&args[0], base)?;
                 self.st.phasing = t;
-                self.emit_event(EventKind::Phasing { team: team_name(t).into() });
+                self.emit_event(EventKind::Phasing {
+                    team: team_name(t).into(),
+                });
                 Value::None
             }
             Prim::AllAreas => Value::Areas(board.all()),
@@ -1113,12 +1323,20 @@ impl<'a> Interp<'a> {
             Prim::Forward | Prim::Backward => {
                 let s = self.areas(&args[0], base)?;
                 let t = self.team(&args[1], base)?;
-                let d = if p == Prim::Forward { Direction::Forward } else { Direction::Backward };
+                let d = if p == Prim::Forward {
+                    Direction::Forward
+                } else {
+                    Direction::Backward
+                };
                 Value::Areas(board.step(s, d, side(t)))
             }
             Prim::Sideways | Prim::Diagonal => {
                 let s = self.areas(&args[0], base)?;
-                let d = if p == Prim::Sideways { Direction::Sideways } else { Direction::Diagonal };
+                let d = if p == Prim::Sideways {
+                    Direction::Sideways
+                } else {
+                    Direction::Diagonal
+                };
                 Value::Areas(board.step(s, d, side(0)))
             }
             Prim::Direction => {
@@ -1165,13 +1383,21 @@ impl<'a> Interp<'a> {
             Prim::HalfAreas => {
                 let t = self.team(&args[0], base)?;
                 let mut s = AreaSet::EMPTY;
-                for a in board.all().iter().filter(|a| board.partly_in_half(*a, side(t))) {
+                for a in board
+                    .all()
+                    .iter()
+                    .filter(|a| board.partly_in_half(*a, side(t)))
+                {
                     s.insert(a);
                 }
                 Value::Areas(s)
             }
             Prim::GoalLineAreas | Prim::OwnGoalLine => {
-                let t = if p == Prim::OwnGoalLine { Some(side(self.team(&args[0], base)?)) } else { None };
+                let t = if p == Prim::OwnGoalLine {
+                    Some(side(self.team(&args[0], base)?))
+                } else {
+                    None
+                };
                 let mut s = AreaSet::EMPTY;
                 for (i, a) in board.areas.iter().enumerate() {
                     if a.goal_line.is_some() && (t.is_none() || a.goal_line == t) {
@@ -1206,7 +1432,15 @@ impl<'a> Interp<'a> {
                 } else {
                     match v {
                         Some(x) => Value::Int(x),
-                        None => return Err(self.error(loc, format!("the board's number `{key}` is not given for {}", board.name(a)))),
+                        None => {
+                            return Err(self.error(
+                                loc,
+                                format!(
+                                    "the board's number `{key}` is not given for {}",
+                                    board.name(a)
+                                ),
+                            ));
+                        }
                     }
                 }
             }
@@ -1221,7 +1455,10 @@ impl<'a> Interp<'a> {
             Prim::Only => {
                 let s = self.areas(&args[0], base)?;
                 if s.len() != 1 {
-                    return Err(self.error(loc, format!("`only` needs exactly one area, found {}", s.len())));
+                    return Err(self.error(
+                        loc,
+                        format!("`only` needs exactly one area, found {}", s.len()),
+                    ));
                 }
                 Value::Area(s.iter().next().unwrap_or(0))
             }
@@ -1243,12 +1480,29 @@ impl<'a> Interp<'a> {
                 Value::Int(v.max(lo).min(hi))
             }
             Prim::Sum => Value::Int(self.dice_of(&args[0], base)?.sum()),
-            Prim::Highest => Value::Int(self.dice_of(&args[0], base)?.as_slice().iter().copied().max().map_or(0, i64::from)),
-            Prim::Lowest => Value::Int(self.dice_of(&args[0], base)?.as_slice().iter().copied().min().map_or(0, i64::from)),
+            Prim::Highest => Value::Int(
+                self.dice_of(&args[0], base)?
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .max()
+                    .map_or(0, i64::from),
+            ),
+            Prim::Lowest => Value::Int(
+                self.dice_of(&args[0], base)?
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .min()
+                    .map_or(0, i64::from),
+            ),
             Prim::Die => {
                 let d = self.dice_of(&args[0], base)?;
                 let i = self.int(&args[1], base)?;
-                match usize::try_from(i - 1).ok().and_then(|i| d.as_slice().get(i)) {
+                match usize::try_from(i - 1)
+                    .ok()
+                    .and_then(|i| d.as_slice().get(i))
+                {
                     Some(x) => Value::Int(i64::from(*x)),
                     None => return Err(self.error(loc, format!("die {i} of a roll of {}", d.n))),
                 }
@@ -1264,11 +1518,20 @@ impl<'a> Interp<'a> {
                 let a = self.int(&args[1], base)?;
                 let c = &self.st.clock;
                 if (m, a) < (c.minute, c.added) {
-                    return Err(self.error(loc, format!("the clock cannot go back from {}+{} to {m}+{a}", c.minute, c.added)));
+                    return Err(self.error(
+                        loc,
+                        format!(
+                            "the clock cannot go back from {}+{} to {m}+{a}",
+                            c.minute, c.added
+                        ),
+                    ));
                 }
                 self.st.clock.minute = m;
                 self.st.clock.added = a;
-                self.emit_event(EventKind::Clock { minute: m, added: a });
+                self.emit_event(EventKind::Clock {
+                    minute: m,
+                    added: a,
+                });
                 Value::None
             }
             Prim::Half => Value::Int(i64::from(self.st.clock.half)),
@@ -1278,7 +1541,14 @@ impl<'a> Interp<'a> {
                 let t = self.team(&args[0], base)?;
                 self.st.score[t as usize] += 1;
                 let score = self.st.score;
-                self.emit_event(EventKind::Goal { team: team_name(t).into(), score });
+                self.emit_event(EventKind::Goal {
+                    team: team_name(t).into(),
+                    score,
+                });
+                if self.stop_at.is_some() && self.stop_at == rs.sym("goal") {
+                    self.stopped = true;
+                    return Err(Flow::Stop);
+                }
                 Value::None
             }
             Prim::EndTurn => return Err(Flow::EndTurn),
@@ -1292,7 +1562,14 @@ impl<'a> Interp<'a> {
             .filter(|i| pc.at[*i] == from)
             .min_by_key(|i| pc.moved & (1 << i) != 0);
         let Some(i) = pick else {
-            return Err(self.error(loc, format!("no field piece of {} in {}", team_name(t), self.rs.board.name(from))));
+            return Err(self.error(
+                loc,
+                format!(
+                    "no field piece of {} in {}",
+                    team_name(t),
+                    self.rs.board.name(from)
+                ),
+            ));
         };
         self.st.put(t, i, to);
         self.st.pieces[t as usize].moved |= 1 << i;

@@ -18,6 +18,7 @@ pub mod ir;
 pub mod log;
 pub mod prims;
 pub mod ruleset;
+pub mod scenario;
 pub mod state;
 pub mod value;
 

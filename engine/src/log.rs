@@ -264,7 +264,9 @@ pub fn fill(template: &str, fields: &serde_json::Map<String, serde_json::Value>)
             Some(j) => {
                 let key = &after[..j];
                 match fields.get(key) {
-                    Some(serde_json::Value::String(s)) if s == "home" || s == "away" => out.push_str(&cap(s)),
+                    Some(serde_json::Value::String(s)) if s == "home" || s == "away" => {
+                        out.push_str(&cap(s))
+                    }
                     Some(v) => out.push_str(&json_text(v)),
                     None => {
                         out.push('{');
@@ -316,24 +318,50 @@ pub fn narrate(rs: &Ruleset, e: &Event, verbose: bool) -> Option<String> {
             format!("{t} GOAL for {}! {} - {}", cap(team), score[0], score[1])
         }
         EventKind::HalfEnd { reason } => {
-            let r = if reason == "runaway" { " (turn limit reached)" } else { "" };
+            let r = if reason == "runaway" {
+                " (turn limit reached)"
+            } else {
+                ""
+            };
             format!("{t} End of half {}{r}", e.half)
         }
-        EventKind::MatchEnd { score } => format!("Full time: Home {} - {} Away", score[0], score[1]),
+        EventKind::MatchEnd { score } => {
+            format!("Full time: Home {} - {} Away", score[0], score[1])
+        }
         _ if !verbose => return None,
-        EventKind::Roll { team, label, dice, kept } => {
+        EventKind::Roll {
+            team,
+            label,
+            dice,
+            kept,
+        } => {
             let who = team.as_deref().map(cap).unwrap_or_default();
             let d: Vec<String> = dice.iter().map(u8::to_string).collect();
             let k = if kept.len() != dice.len() {
-                format!(" (keeps {})", kept.iter().map(u8::to_string).collect::<Vec<_>>().join(", "))
+                format!(
+                    " (keeps {})",
+                    kept.iter()
+                        .map(u8::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             } else {
                 String::new()
             };
             format!("{t}   {who} rolls {} for {label}{k}", d.join(", "))
         }
-        EventKind::Choice { team, decision, label, options, secret } => {
+        EventKind::Choice {
+            team,
+            decision,
+            label,
+            options,
+            secret,
+        } => {
             let shown = if *secret { "(secret)" } else { label.as_str() };
-            format!("{t}   {} chooses {decision}: {shown} (of {options})", cap(team))
+            format!(
+                "{t}   {} chooses {decision}: {shown} (of {options})",
+                cap(team)
+            )
         }
         EventKind::Modifiers { name, rows, total } => {
             let applied: Vec<String> = rows
@@ -343,9 +371,20 @@ pub fn narrate(rs: &Ruleset, e: &Event, verbose: bool) -> Option<String> {
                 .collect();
             format!("{t}   {name}: {total:+} [{}]", applied.join("; "))
         }
-        EventKind::Table { table, row, label, .. } => format!("{t}   {table} {row}: {label}"),
-        EventKind::Trigger { trigger, hook, value } => format!("{t}   {trigger} at {hook}: {value:+}"),
-        EventKind::Move { team, from, to, keeper } => {
+        EventKind::Table {
+            table, row, label, ..
+        } => format!("{t}   {table} {row}: {label}"),
+        EventKind::Trigger {
+            trigger,
+            hook,
+            value,
+        } => format!("{t}   {trigger} at {hook}: {value:+}"),
+        EventKind::Move {
+            team,
+            from,
+            to,
+            keeper,
+        } => {
             let gk = if *keeper { " goalkeeper" } else { "" };
             format!("{t}   {}{gk} {from} -> {to}", cap(team))
         }
@@ -354,7 +393,9 @@ pub fn narrate(rs: &Ruleset, e: &Event, verbose: bool) -> Option<String> {
             format!("{t}   {}{gk} placed in {area}", cap(team))
         }
         EventKind::Clear { team } => format!("{t}   {} sets up", cap(team)),
-        EventKind::Remove { team, area } => format!("{t}   {} player leaves the match from {area}", cap(team)),
+        EventKind::Remove { team, area } => {
+            format!("{t}   {} player leaves the match from {area}", cap(team))
+        }
         EventKind::Ball { area } => format!("{t}   ball to {area}"),
         EventKind::BallValue { value } => format!("{t}   ball value {value}"),
         EventKind::Control { team } => format!("{t}   {} controls the ball", cap(team)),

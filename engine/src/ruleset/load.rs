@@ -35,9 +35,11 @@ pub fn load_str(path: &Path, text: &str) -> Result<Ruleset, LoadErrors> {
     let raw: RawRuleset = toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         let msg = e.message().trim().to_string();
-        LoadErrors(vec![Diagnostic::error(format!("invalid ruleset file: {msg}"))
-            .at(&file, (span.start, span.end))
-            .hint("see docs/ruleset-format.md for every key")])
+        LoadErrors(vec![
+            Diagnostic::error(format!("invalid ruleset file: {msg}"))
+                .at(&file, (span.start, span.end))
+                .hint("see docs/ruleset-format.md for every key"),
+        ])
     })?;
     build(file, raw)
 }
@@ -63,13 +65,20 @@ fn value_span<T>(s: &toml::Spanned<T>) -> (usize, usize) {
     (s.span().start, s.span().end)
 }
 
-fn parse_error(file: &SourceFile, base: usize, rule: &str, e: fuba_grammar::ParseError) -> Diagnostic {
+fn parse_error(
+    file: &SourceFile,
+    base: usize,
+    rule: &str,
+    e: fuba_grammar::ParseError,
+) -> Diagnostic {
     let s = e.span();
     let d = Diagnostic::error(format!("in rule: {e}"))
         .at(file, (base + s.start, base + s.end.max(s.start + 1)))
         .in_rule(rule);
     match e {
-        fuba_grammar::ParseError::TooDeep { .. } => d.hint("split the rule into smaller procedures"),
+        fuba_grammar::ParseError::TooDeep { .. } => {
+            d.hint("split the rule into smaller procedures")
+        }
         _ => d.hint("see docs/effect-language.md for the language"),
     }
 }
@@ -223,7 +232,11 @@ fn key_slots(domain: Domain, key: &str) -> Result<Vec<usize>, String> {
                 let (Ok(lo), Ok(hi)) = (lo, hi) else {
                     return Err(format!("`{part}` is not a result or a range like `2..4`"));
                 };
-                let (min, max) = if domain == Domain::D6 { (1, 6) } else { (2, 12) };
+                let (min, max) = if domain == Domain::D6 {
+                    (1, 6)
+                } else {
+                    (2, 12)
+                };
                 if lo > hi || lo < min || hi > max {
                     return Err(format!(
                         "`{part}` is outside the results of {} ({min} to {max})",
@@ -262,19 +275,28 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
     for (name, a) in &raw.board.areas {
         let goal = match a.get_ref().goal_line.as_deref() {
             None => None,
-            Some(s) => match parse_side(s) {
-                Some(side) => Some(side),
-                None => {
-                    errors.push(
+            Some(s) => {
+                match parse_side(s) {
+                    Some(side) => Some(side),
+                    None => {
+                        errors.push(
                         Diagnostic::error(format!("area `{name}`: goal_line must be \"south\" or \"north\", found \"{s}\""))
                             .at(&file, value_span(a)),
                     );
-                    None
+                        None
+                    }
                 }
-            },
+            }
         };
         let r = a.get_ref();
-        spec.areas.push((name.clone(), r.rows[0], r.rows[1], goal, r.mirror.clone(), r.zone.clone()));
+        spec.areas.push((
+            name.clone(),
+            r.rows[0],
+            r.rows[1],
+            goal,
+            r.mirror.clone(),
+            r.zone.clone(),
+        ));
     }
     for l in &raw.board.links {
         let v = l.get_ref();
@@ -287,23 +309,36 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
         match (v.len(), kind) {
             (3, Some(k)) => spec.links.push((v[0].clone(), v[1].clone(), k)),
             _ => errors.push(
-                Diagnostic::error("a link is [\"AREA\", \"AREA\", \"straight\" | \"sideways\" | \"diagonal\"]")
-                    .at(&file, value_span(l)),
+                Diagnostic::error(
+                    "a link is [\"AREA\", \"AREA\", \"straight\" | \"sideways\" | \"diagonal\"]",
+                )
+                .at(&file, value_span(l)),
             ),
         }
     }
     for (name, m) in &raw.board.marks {
-        spec.marks.push((name.clone(), m.get_ref().south.clone(), m.get_ref().north.clone()));
+        spec.marks.push((
+            name.clone(),
+            m.get_ref().south.clone(),
+            m.get_ref().north.clone(),
+        ));
     }
     for (name, values) in &raw.board.numbers {
-        spec.numbers.push((name.clone(), values.iter().map(|(k, v)| (k.clone(), *v)).collect()));
+        spec.numbers.push((
+            name.clone(),
+            values.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        ));
     }
     let board = match crate::board::Board::new(&spec) {
         Ok(b) => b,
         Err(e) => {
             // Place the error on the key it concerns.
             let span = locate_board_error(&file, &e.key);
-            errors.push(Diagnostic::error(format!("board: {}", e.message)).at(&file, span).in_rule(e.key.clone()));
+            errors.push(
+                Diagnostic::error(format!("board: {}", e.message))
+                    .at(&file, span)
+                    .in_rule(e.key.clone()),
+            );
             return Err(LoadErrors(errors));
         }
     };
@@ -318,7 +353,10 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
     };
 
     let m = &raw.match_;
-    let ball_values = m.ball_values.as_ref().map_or((1, 6), |s| (s.get_ref()[0], s.get_ref()[1]));
+    let ball_values = m
+        .ball_values
+        .as_ref()
+        .map_or((1, 6), |s| (s.get_ref()[0], s.get_ref()[1]));
     let pieces = m.pieces.as_ref().map_or(11, |s| *s.get_ref());
     if !(1..=16).contains(&pieces) {
         if let Some(s) = &m.pieces {
@@ -341,8 +379,14 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
         hooks: Vec::new(),
         triggers: Vec::new(),
         units: Vec::new(),
-        halves: m.halves.as_ref().map_or(2, |h| (*h.get_ref()).clamp(1, 10) as u32),
-        max_turns_per_half: m.max_turns_per_half.as_ref().map_or(500, |h| (*h.get_ref()).clamp(1, 100_000) as u32),
+        halves: m
+            .halves
+            .as_ref()
+            .map_or(2, |h| (*h.get_ref()).clamp(1, 10) as u32),
+        max_turns_per_half: m
+            .max_turns_per_half
+            .as_ref()
+            .map_or(500, |h| (*h.get_ref()).clamp(1, 100_000) as u32),
         start: None,
         half_start: None,
         stages: Vec::new(),
@@ -354,7 +398,11 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
         figures: Vec::new(),
     };
     if rs.name.is_empty() {
-        errors.push(Diagnostic::error("the ruleset has no name").at(&file, (0, 0)).hint("add [meta] name = \"...\""));
+        errors.push(
+            Diagnostic::error("the ruleset has no name")
+                .at(&file, (0, 0))
+                .hint("add [meta] name = \"...\""),
+        );
     }
 
     // Names primitives give back as strings.
@@ -384,21 +432,40 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
     }
 
     // ---- state variables
-    for (si, decls) in [&raw.state.match_, &raw.state.team, &raw.state.turn, &raw.state.team_turn]
-        .into_iter()
-        .enumerate()
+    for (si, decls) in [
+        &raw.state.match_,
+        &raw.state.team,
+        &raw.state.turn,
+        &raw.state.team_turn,
+    ]
+    .into_iter()
+    .enumerate()
     {
         for (name, v) in decls {
             let decl = match v.get_ref() {
-                toml::Value::String(s) => match s.strip_prefix("type:").map(str::trim).map(Ty::from_name) {
-                    Some(Some(ty)) => Some(VarDecl { name: name.clone(), ty, init: Value::None }),
-                    Some(None) => None,
-                    None => {
-                        let sym = rs.intern(s);
-                        Some(VarDecl { name: name.clone(), ty: Ty::Str, init: Value::Str(sym) })
+                toml::Value::String(s) => {
+                    match s.strip_prefix("type:").map(str::trim).map(Ty::from_name) {
+                        Some(Some(ty)) => Some(VarDecl {
+                            name: name.clone(),
+                            ty,
+                            init: Value::None,
+                        }),
+                        Some(None) => None,
+                        None => {
+                            let sym = rs.intern(s);
+                            Some(VarDecl {
+                                name: name.clone(),
+                                ty: Ty::Str,
+                                init: Value::Str(sym),
+                            })
+                        }
                     }
-                },
-                other => value_of(other).map(|(init, ty)| VarDecl { name: name.clone(), ty, init }),
+                }
+                other => value_of(other).map(|(init, ty)| VarDecl {
+                    name: name.clone(),
+                    ty,
+                    init,
+                }),
             };
             match decl {
                 Some(d) => {
@@ -421,7 +488,11 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
             None => Vec::new(),
             Some(p) => parse_param_list(&file, p, &format!("hooks.{name}"), &mut errors),
         };
-        rs.hooks.push(Hook { name: name.clone(), params, triggers: Vec::new() });
+        rs.hooks.push(Hook {
+            name: name.clone(),
+            params,
+            triggers: Vec::new(),
+        });
     }
 
     // ---- procedures (declared now, compiled on first use)
@@ -440,7 +511,10 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
             Some(s) => parse_param_list(&file, s, &rule, &mut errors),
         };
         let unit = rs.units.len() as u32;
-        rs.units.push(Unit { rule: rule.clone(), section: p.section.clone() });
+        rs.units.push(Unit {
+            rule: rule.clone(),
+            section: p.section.clone(),
+        });
         let offset = code_offset(&file, p.body.span());
         let pending = match fuba_grammar::parse_body(p.body.get_ref()) {
             Ok(body) => Some(Pending { body, offset, unit }),
@@ -449,7 +523,11 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
                 None
             }
         };
-        resolver.proc_state.push(if pending.is_some() { State::Waiting } else { State::Failed });
+        resolver.proc_state.push(if pending.is_some() {
+            State::Waiting
+        } else {
+            State::Failed
+        });
         resolver.procs.push(pending);
         rs.procs.push(Procedure {
             name: name.clone(),
@@ -497,7 +575,9 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
         for (key, row) in &t.rows {
             let ri = table.rows.len() as u16;
             let row_rule = format!("{rule}[{key}]");
-            let key_at = file.find_key(&format!("tables.{name}.rows"), key).map_or(value_span(row), |o| (o, o + key.len() + 2));
+            let key_at = file
+                .find_key(&format!("tables.{name}.rows"), key)
+                .map_or(value_span(row), |o| (o, o + key.len() + 2));
             if domain == Domain::Labels {
                 let sym = rs.intern(key);
                 table.labels.insert(sym, ri);
@@ -515,11 +595,18 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
                             table.slots[s] = ri;
                         }
                     }
-                    Err(m) => errors.push(Diagnostic::error(format!("table `{name}`: {m}")).at(&file, at(key_at)).in_rule(row_rule.clone())),
+                    Err(m) => errors.push(
+                        Diagnostic::error(format!("table `{name}`: {m}"))
+                            .at(&file, at(key_at))
+                            .in_rule(row_rule.clone()),
+                    ),
                 }
             }
             let unit = rs.units.len() as u32;
-            rs.units.push(Unit { rule: row_rule.clone(), section: t.section.clone() });
+            rs.units.push(Unit {
+                rule: row_rule.clone(),
+                section: t.section.clone(),
+            });
             let r = row.get_ref();
             let offset = code_offset(&file, r.body.span());
             pend.push(match fuba_grammar::parse_body(r.body.get_ref()) {
@@ -529,7 +616,12 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
                     None
                 }
             });
-            table.rows.push(Row { key: key.clone(), label: r.label.clone(), code: Code::default(), unit });
+            table.rows.push(Row {
+                key: key.clone(),
+                label: r.label.clone(),
+                code: Code::default(),
+                unit,
+            });
         }
         if domain != Domain::Labels {
             let missing: Vec<String> = table
@@ -544,9 +636,14 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
                 })
                 .collect();
             if !missing.is_empty() {
-                let span = file.find_key("tables", name).map_or(value_span(&t.dice), |o| (o, o + name.len()));
+                let span = file
+                    .find_key("tables", name)
+                    .map_or(value_span(&t.dice), |o| (o, o + name.len()));
                 let header = format!("[tables.{name}]");
-                let span = file.text.find(&header).map_or(span, |o| (o, o + header.len()));
+                let span = file
+                    .text
+                    .find(&header)
+                    .map_or(span, |o| (o, o + header.len()));
                 errors.push(
                     Diagnostic::error(format!("table `{name}` does not cover every result of {}: missing {}", domain.name(), missing.join(", ")))
                         .at(&file, span)
@@ -561,7 +658,11 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
     }
 
     // ---- match structure
-    let proc_ref = |rs: &Ruleset, s: &toml::Spanned<String>, what: &str, errors: &mut Vec<Diagnostic>| -> Option<u16> {
+    let proc_ref = |rs: &Ruleset,
+                    s: &toml::Spanned<String>,
+                    what: &str,
+                    errors: &mut Vec<Diagnostic>|
+     -> Option<u16> {
         match rs.procedure(s.get_ref()) {
             Some(i) => Some(i),
             None => {
@@ -580,22 +681,47 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
             }
         }
     };
-    rs.start = m.start.as_ref().and_then(|s| proc_ref(&rs, s, "match.start", &mut errors));
-    rs.half_start = m.half_start.as_ref().and_then(|s| proc_ref(&rs, s, "match.half_start", &mut errors));
-    rs.turn_end = m.turn_end.as_ref().and_then(|s| proc_ref(&rs, s, "match.turn_end", &mut errors));
+    rs.start = m
+        .start
+        .as_ref()
+        .and_then(|s| proc_ref(&rs, s, "match.start", &mut errors));
+    rs.half_start = m
+        .half_start
+        .as_ref()
+        .and_then(|s| proc_ref(&rs, s, "match.half_start", &mut errors));
+    rs.turn_end = m
+        .turn_end
+        .as_ref()
+        .and_then(|s| proc_ref(&rs, s, "match.turn_end", &mut errors));
     for s in &m.turn {
         if let Some(i) = proc_ref(&rs, s, "match.turn", &mut errors) {
             rs.stages.push(i);
         }
     }
     if m.turn.is_empty() {
-        errors.push(Diagnostic::error("the turn has no stages").at(&file, (0, 0)).hint("list the stage procedures in [match] turn = [...]"));
+        errors.push(
+            Diagnostic::error("the turn has no stages")
+                .at(&file, (0, 0))
+                .hint("list the stage procedures in [match] turn = [...]"),
+        );
     }
     // Stages and match procedures take no parameters.
-    for i in rs.stages.iter().chain(rs.start.iter()).chain(rs.half_start.iter()).chain(rs.turn_end.iter()) {
+    for i in rs
+        .stages
+        .iter()
+        .chain(rs.start.iter())
+        .chain(rs.half_start.iter())
+        .chain(rs.turn_end.iter())
+    {
         let p = &rs.procs[*i as usize];
         if !p.params.is_empty() {
-            errors.push(Diagnostic::error(format!("procedure `{}` is run by the match and must take no parameters", p.name)).at(&file, (0, 0)));
+            errors.push(
+                Diagnostic::error(format!(
+                    "procedure `{}` is run by the match and must take no parameters",
+                    p.name
+                ))
+                .at(&file, (0, 0)),
+            );
         }
     }
 
@@ -623,7 +749,10 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
             continue;
         };
         let unit = rs.units.len() as u32;
-        rs.units.push(Unit { rule: rule.clone(), section: t.section.clone() });
+        rs.units.push(Unit {
+            rule: rule.clone(),
+            section: t.section.clone(),
+        });
         let params = rs.hooks[h].params.clone();
         let when = match &t.when {
             None => None,
@@ -671,7 +800,14 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
             }
         };
         let ti = rs.triggers.len() as u16;
-        rs.triggers.push(Trigger { name: name.clone(), hook: h as u16, section: t.section.clone(), when, code, unit });
+        rs.triggers.push(Trigger {
+            name: name.clone(),
+            hook: h as u16,
+            section: t.section.clone(),
+            when,
+            code,
+            unit,
+        });
         rs.hooks[h].triggers.push(ti);
     }
 
@@ -697,7 +833,12 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
     }
 }
 
-fn parse_param_list(file: &SourceFile, s: &toml::Spanned<String>, rule: &str, errors: &mut Vec<Diagnostic>) -> Vec<(String, Ty)> {
+fn parse_param_list(
+    file: &SourceFile,
+    s: &toml::Spanned<String>,
+    rule: &str,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(String, Ty)> {
     let offset = code_offset(file, s.span());
     match fuba_grammar::parse_params(s.get_ref()) {
         Ok(ps) => ps
