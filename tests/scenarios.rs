@@ -55,5 +55,11 @@ fn every_scenario_passes() {
             Err(e) => failed.push(format!("{e}")),
         }
     }
-    assert!(failed.is_empty(), "{} of {} scenarios failed:\n{}", failed.len(), files.len(), failed.join("\n\n"));
+    assert!(
+        failed.is_empty(),
+        "{} of {} scenarios failed:\n{}",
+        failed.len(),
+        files.len(),
+        failed.join("\n\n")
+    );
 }

@@ -10,20 +10,37 @@ fn main() {
     let mut choices = 0;
 
     for seed in 0..200 {
-        let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), Box::new(RandomAgent::new(seed, 0)), Box::new(RandomAgent::new(seed, 1)));
+        let mut m = Match::new(
+            &rs,
+            seed,
+            Box::new(SeededDice::new(seed)),
+            Box::new(RandomAgent::new(seed, 0)),
+            Box::new(RandomAgent::new(seed, 1)),
+        );
         m.play().unwrap_or_else(|e| panic!("{e}"));
         m.interp.reset_budget();
         total += m.interp.counters.ops;
         choices += m.interp.counters.choices;
 
-        for (i, c) in m.interp.counters.procs.iter().enumerate() { procs[i] += u64::from(*c); }
+        for (i, c) in m.interp.counters.procs.iter().enumerate() {
+            procs[i] += u64::from(*c);
+        }
     }
     let (mut gd, mut n) = (0i64, 0);
     for seed in 0..1000u64 {
-        let (h, a): (Box<dyn fuba_engine::agent::Agent>, Box<dyn fuba_engine::agent::Agent>) = if seed % 2 == 0 {
-            (Box::new(HeuristicAgent::new(seed, 0)), Box::new(RandomAgent::new(seed, 1)))
+        let (h, a): (
+            Box<dyn fuba_engine::agent::Agent>,
+            Box<dyn fuba_engine::agent::Agent>,
+        ) = if seed % 2 == 0 {
+            (
+                Box::new(HeuristicAgent::new(seed, 0)),
+                Box::new(RandomAgent::new(seed, 1)),
+            )
         } else {
-            (Box::new(RandomAgent::new(seed, 0)), Box::new(HeuristicAgent::new(seed, 1)))
+            (
+                Box::new(RandomAgent::new(seed, 0)),
+                Box::new(HeuristicAgent::new(seed, 1)),
+            )
         };
         let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), h, a);
         let o = m.play().unwrap_or_else(|e| panic!("{e}"));
@@ -31,12 +48,26 @@ fn main() {
         gd += if seed % 2 == 0 { d } else { -d };
         n += 1;
     }
-    println!("heuristic goal difference per match vs random: {:.3}", gd as f64 / n as f64);
-    println!("ops per match {} choices per match {}", total / 200, choices / 200);
-    let mut v: Vec<_> = rs.procs.iter().zip(procs).map(|(p, c)| (c / 200, p.name.clone())).collect();
-    v.sort(); v.reverse();
-    for (c, n) in v.iter().take(12) { println!("{c:8} {n}"); }
-
+    println!(
+        "heuristic goal difference per match vs random: {:.3}",
+        gd as f64 / n as f64
+    );
+    println!(
+        "ops per match {} choices per match {}",
+        total / 200,
+        choices / 200
+    );
+    let mut v: Vec<_> = rs
+        .procs
+        .iter()
+        .zip(procs)
+        .map(|(p, c)| (c / 200, p.name.clone()))
+        .collect();
+    v.sort();
+    v.reverse();
+    for (c, n) in v.iter().take(12) {
+        println!("{c:8} {n}");
+    }
 }
 
 /// Heuristic (home) against random (away) over many seeds: goal difference.

@@ -168,13 +168,17 @@ pub struct BoardError {
     pub message: String,
 }
 
+/// One area as written: name, first and last row, goal line, mirror name, zones (for
+/// the team defending south, north).
+pub type AreaSpec = (String, i32, i32, Option<Side>, String, [String; 2]);
+
 /// Raw board data, as read from TOML, before it is checked.
 #[derive(Clone, Debug, Default)]
 pub struct BoardSpec {
     /// Row of the halfway line.
     pub halfway: i32,
-    /// Areas: name, rows, goal line, mirror name, zones (south, north).
-    pub areas: Vec<(String, i32, i32, Option<Side>, String, [String; 2])>,
+    /// Areas.
+    pub areas: Vec<AreaSpec>,
     /// Links: two area names and a kind.
     pub links: Vec<(String, String, LinkKind)>,
     /// Marks: name, area names for the south side, for the north side.

@@ -5,6 +5,10 @@
 //! Procedures are compiled on first use, so a procedure that reaches itself (directly or
 //! through others) is found and refused: the language has no recursion.
 
+// A diagnostic is large, but it only travels when a ruleset fails to load, never while a
+// match runs: boxing it would cost more code than it saves.
+#![allow(clippy::result_large_err)]
+
 use std::collections::HashMap;
 
 use fuba_grammar::ast::{self, BinOp, ExprKind, StmtKind, UnOp};
@@ -228,7 +232,7 @@ impl<'r> Compiler<'r> {
                     } else {
                         Ty::Int
                     };
-                    if !vty.fits(want) && !(l.ty == Ty::Moves && vty == Ty::Moves) {
+                    if !(vty.fits(want) || l.ty == Ty::Moves && vty == Ty::Moves) {
                         return Err(self.err(
                             value.span,
                             format!("type error: `{}` holds {}, found {vty}", name.name, l.ty),
@@ -273,7 +277,7 @@ impl<'r> Compiler<'r> {
                 } else {
                     Ty::Int
                 };
-                if !vty.fits(want) && !(ty == Ty::Int && vty == Ty::Int) {
+                if !vty.fits(want) {
                     return Err(self.err(
                         value.span,
                         format!("type error: `{}` holds {ty}, found {vty}", name.name),
@@ -825,6 +829,7 @@ impl<'r> Compiler<'r> {
         known.extend(self.rs.constants.iter().map(|c| c.0.clone()));
         known.extend(self.rs.var_names().map(str::to_string));
         known.extend(self.rs.board.areas.iter().map(|a| a.name.clone()));
+        known.extend(self.rs.tables.iter().map(|t| t.name.clone()));
         let hint = closest_name(n, known.iter().map(String::as_str)).map(str::to_string);
         let looks_like_area = n
             .chars()

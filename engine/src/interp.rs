@@ -633,7 +633,9 @@ impl<'a> Interp<'a> {
                     Value::Moves(m) => self.opts.extend(m.iter().map(Opt::Move)),
                     Value::None => {}
                     other => {
-                        return Err(self.error(options.loc, format!("cannot choose from {other:?}")));
+                        return Err(
+                            self.error(options.loc, format!("cannot choose from {other:?}"))
+                        );
                     }
                 }
                 if let Some(s) = skip {

@@ -415,8 +415,8 @@ impl Scenario {
                 i += 1;
             }
             // Pieces not placed stay off the board only if the position gave none at all.
-            if tp.keeper.is_some() {
-                if i < rs.pieces as usize {
+            if tp.keeper.is_some() && i < rs.pieces as usize {
+                {
                     return Err(self.err(format!(
                         "position.{team_name}: {} field pieces placed and {} sent off; a team has {} (place them all)",
                         field - u32::from(tp.sent_off),

@@ -153,9 +153,9 @@ impl fmt::Display for Diagnostic {
         writeln!(f, "{sev}: {}", self.message)?;
         if let (Some(file), Some((start, end))) = (&self.file, self.span) {
             let (line, col) = file.line_col(start);
-            writeln!(f, "  --> {}:{line}:{col}", file.path.display())?;
             let (text, line_start) = file.line_at(start);
             let gutter = line.to_string().len();
+            writeln!(f, "{:gutter$}--> {}:{line}:{col}", "", file.path.display())?;
             writeln!(f, "{:gutter$} |", "")?;
             writeln!(f, "{line} | {text}")?;
             let pad: String = text[..start - line_start]
@@ -169,11 +169,15 @@ impl fmt::Display for Diagnostic {
                 .max(1);
             writeln!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))?;
         }
+        let gutter = match (&self.file, self.span) {
+            (Some(file), Some((start, _))) => file.line_col(start).0.to_string().len(),
+            _ => 1,
+        };
         if let Some(rule) = &self.rule {
-            writeln!(f, "  = in: {rule}")?;
+            writeln!(f, "{:gutter$} = in: {rule}", "")?;
         }
         if let Some(h) = &self.hint {
-            writeln!(f, "  = help: {h}")?;
+            writeln!(f, "{:gutter$} = help: {h}", "")?;
         }
         Ok(())
     }

@@ -699,9 +699,10 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
         }
     }
     if m.turn.is_empty() {
+        let at = file.text.find("[match]").map_or((0, 0), |o| (o, o + 7));
         errors.push(
             Diagnostic::error("the turn has no stages")
-                .at(&file, (0, 0))
+                .at(&file, at)
                 .hint("list the stage procedures in [match] turn = [...]"),
         );
     }
@@ -715,12 +716,19 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
     {
         let p = &rs.procs[*i as usize];
         if !p.params.is_empty() {
+            let span = raw
+                .procedures
+                .get(&p.name)
+                .and_then(|r| r.params.as_ref())
+                .map_or((0, 0), value_span);
             errors.push(
                 Diagnostic::error(format!(
                     "procedure `{}` is run by the match and must take no parameters",
                     p.name
                 ))
-                .at(&file, (0, 0)),
+                .at(&file, span)
+                .in_rule(format!("procedures.{}", p.name))
+                .hint("stages and the start, half_start and turn_end procedures take no parameters; read what they need from state variables"),
             );
         }
     }
@@ -843,8 +851,8 @@ fn parse_param_list(
     match fuba_grammar::parse_params(s.get_ref()) {
         Ok(ps) => ps
             .into_iter()
-            .filter_map(|p| match Ty::from_name(&p.ty.name) {
-                Some(t) => Some((p.name.name, t)),
+            .map(|p| match Ty::from_name(&p.ty.name) {
+                Some(t) => (p.name.name, t),
                 None => {
                     errors.push(
                         Diagnostic::error(format!("unknown type `{}`", p.ty.name))
@@ -852,7 +860,8 @@ fn parse_param_list(
                             .in_rule(rule)
                             .hint("types are int, bool, str, team, area, areas, dice, move, moves, list"),
                     );
-                    None
+                    // Keep the parameter (of any type) so its uses raise no further errors.
+                    (p.name.name, Ty::Any)
                 }
             })
             .collect(),
