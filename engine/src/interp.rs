@@ -4,7 +4,7 @@
 //! Every node evaluated costs one operation; a stage that exceeds the budget, a `repeat`
 //! over the limit or calls nested too deep stop the match with an error naming the rule.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use fuba_grammar::ast::{AssignOp, Keep, Quant};
 
@@ -121,6 +121,10 @@ pub struct Interp<'a> {
     pub stopped: bool,
     /// Whether a scenario's run ended the half.
     pub half_ended: bool,
+    /// Record every legal option's label in choice events (scenarios).
+    pub record_options: bool,
+    /// Called with every event as it is logged (live narration for a human player).
+    pub on_event: Option<Box<dyn FnMut(&Ruleset, &Event) + 'a>>,
 }
 
 fn as_int(v: &Value) -> i64 {
@@ -168,6 +172,8 @@ impl<'a> Interp<'a> {
             stop_at: None,
             stopped: false,
             half_ended: false,
+            record_options: false,
+            on_event: None,
         }
     }
 
@@ -211,7 +217,7 @@ impl<'a> Interp<'a> {
             .map_or_else(String::new, |s| self.rs.procs[s as usize].name.clone());
         let st = &self.st;
         if let Some(log) = &mut self.log {
-            log.push(Event {
+            let e = Event {
                 seq: log.len() as u32,
                 half: st.clock.half,
                 turn: st.turn,
@@ -221,13 +227,16 @@ impl<'a> Interp<'a> {
                 rule,
                 section,
                 kind,
-            });
+            };
+            if let Some(f) = &mut self.on_event {
+                f(self.rs, &e);
+            }
+            log.push(e);
         }
     }
 
     fn tick(&mut self, loc: Loc) -> R<()> {
         self.ops += 1;
-
         if self.ops > self.limits.ops_per_stage {
             return Err(self.error(
                 loc,
@@ -850,9 +859,9 @@ impl<'a> Interp<'a> {
             Op::Inter => Value::Areas(set(&x).inter(set(&y))),
             Op::Diff => Value::Areas(set(&x).minus(set(&y))),
             Op::MovesUnion => match (x, y) {
-                (Value::Moves(a), Value::Moves(b)) => Value::Moves(Rc::new(a.union(&b))),
+                (Value::Moves(a), Value::Moves(b)) => Value::Moves(Arc::new(a.union(&b))),
                 (Value::Moves(a), _) | (_, Value::Moves(a)) => Value::Moves(a),
-                _ => Value::Moves(Rc::new(MoveSet::default())),
+                _ => Value::Moves(Arc::new(MoveSet::default())),
             },
             Op::Eq | Op::Ne => {
                 let eq = match (&x, &y) {
@@ -972,6 +981,11 @@ impl<'a> Interp<'a> {
                 label: picked.label(rs),
                 options: opts.len(),
                 secret,
+                offered: if self.record_options {
+                    opts.iter().map(|o| o.label(rs)).collect()
+                } else {
+                    Vec::new()
+                },
             });
         }
         self.opts = opts;
@@ -1250,7 +1264,7 @@ impl<'a> Interp<'a> {
                 if self.st.pieces[t as usize].field_areas(true).has(from) {
                     ms.field[from as usize] = to.minus(AreaSet::one(from));
                 }
-                Value::Moves(Rc::new(ms))
+                Value::Moves(Arc::new(ms))
             }
             Prim::KeeperMoves => {
                 let t = self.team(&args[0], base)?;
@@ -1260,9 +1274,9 @@ impl<'a> Interp<'a> {
                 if pc.at[0] < GONE && pc.moved & 1 == 0 {
                     ms.keeper = Some((pc.at[0], to.minus(AreaSet::one(pc.at[0]))));
                 }
-                Value::Moves(Rc::new(ms))
+                Value::Moves(Arc::new(ms))
             }
-            Prim::NoMoves => Value::Moves(Rc::new(MoveSet::default())),
+            Prim::NoMoves => Value::Moves(Arc::new(MoveSet::default())),
             Prim::UnmovedMoves => {
                 let ms = self.eval(&args[0], base)?;
                 let t = self.team(&args[1], base)?;
@@ -1280,7 +1294,7 @@ impl<'a> Interp<'a> {
                 if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
                     out.keeper = None;
                 }
-                Value::Moves(Rc::new(out))
+                Value::Moves(Arc::new(out))
             }
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),

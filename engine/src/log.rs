@@ -91,6 +91,9 @@ pub enum EventKind {
         options: usize,
         /// Whether the choice was hidden from the other team.
         secret: bool,
+        /// Every legal option's label (recorded only when asked for: scenarios).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        offered: Vec<String>,
     },
     /// A modifier list was summed.
     Modifiers {
@@ -356,6 +359,7 @@ pub fn narrate(rs: &Ruleset, e: &Event, verbose: bool) -> Option<String> {
             label,
             options,
             secret,
+            ..
         } => {
             let shown = if *secret { "(secret)" } else { label.as_str() };
             format!(

@@ -178,6 +178,13 @@ pub struct Expect {
     pub choices_made: BTreeMap<String, usize>,
     /// Whether every scripted die and choice must have been used (default true).
     pub all_used: Option<bool>,
+    /// The legal options of the first decision of a kind: `{ "target area" = ["A", "B"] }`
+    /// (compared as sets).
+    #[serde(default)]
+    pub offered: IndexMap<String, Vec<String>>,
+    /// The run must stop with an error whose message contains this text (an illegal
+    /// scripted choice, for instance).
+    pub error: Option<String>,
 }
 
 /// Why a scenario could not run (as opposed to running and failing its expectations).
@@ -571,8 +578,36 @@ impl Scenario {
             .filter_map(|e| crate::log::narrate(rs, e, true))
             .collect();
         let mut failures = Vec::new();
-        if let Some(e) = run_error {
-            failures.push(format!("the rules stopped with an error: {e}"));
+        match (&self.expect.error, run_error) {
+            (None, Some(e)) => failures.push(format!("the rules stopped with an error: {e}")),
+            (Some(want), Some(e)) if !e.contains(want.as_str()) => failures.push(format!(
+                "error: expected one containing \"{want}\", got: {e}"
+            )),
+            (Some(want), None) => failures.push(format!(
+                "error: expected one containing \"{want}\", the run ended without error"
+            )),
+            _ => {}
+        }
+        for (kind, want) in &self.expect.offered {
+            let first = m.events().iter().find_map(|e| match &e.kind {
+                EventKind::Choice {
+                    decision, offered, ..
+                } if decision == kind => Some(offered.clone()),
+                _ => None,
+            });
+            match first {
+                None => failures.push(format!("offered \"{kind}\": no such decision was made")),
+                Some(mut have) => {
+                    let mut want = want.clone();
+                    have.sort();
+                    want.sort();
+                    if have != want {
+                        failures.push(format!(
+                            "offered \"{kind}\": expected {want:?}, got {have:?}"
+                        ));
+                    }
+                }
+            }
         }
 
         // ---- expectations
@@ -737,7 +772,7 @@ impl Scenario {
                 made.to_string()
             );
         }
-        if x.all_used.unwrap_or(true) {
+        if x.all_used.unwrap_or(x.error.is_none()) {
             // The scripted dice and agents report what is left through the log: count used.
             let used_dice: usize = m
                 .events()

@@ -1,7 +1,7 @@
 //! Values and types of the effect language at run time.
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::board::{AreaId, AreaSet, MAX_AREAS};
 
@@ -140,9 +140,9 @@ pub enum Value {
     /// One move.
     Move(Move),
     /// A set of moves.
-    Moves(Rc<MoveSet>),
+    Moves(Arc<MoveSet>),
     /// A list of integers.
-    List(Rc<[i64]>),
+    List(Arc<[i64]>),
 }
 
 /// Static types, checked when a ruleset is loaded.

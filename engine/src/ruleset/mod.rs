@@ -281,3 +281,10 @@ impl Ruleset {
         format!("{}:{l}:{c}", self.file.path.display())
     }
 }
+
+/// A ruleset is plain data: one loaded copy can be shared by the threads of a batch.
+#[allow(dead_code)]
+fn assert_shareable() {
+    fn is<T: Send + Sync>() {}
+    is::<Ruleset>();
+}
