@@ -89,6 +89,9 @@ pub struct Counters {
     pub ops: u64,
 }
 
+/// A callback given every event as it is logged.
+pub type EventHook<'a> = Box<dyn FnMut(&Ruleset, &Event) + 'a>;
+
 /// A running match: rules, state, dice, agents, log.
 pub struct Interp<'a> {
     /// The rules.
@@ -124,7 +127,7 @@ pub struct Interp<'a> {
     /// Record every legal option's label in choice events (scenarios).
     pub record_options: bool,
     /// Called with every event as it is logged (live narration for a human player).
-    pub on_event: Option<Box<dyn FnMut(&Ruleset, &Event) + 'a>>,
+    pub on_event: Option<EventHook<'a>>,
 }
 
 fn as_int(v: &Value) -> i64 {
