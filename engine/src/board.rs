@@ -153,6 +153,9 @@ pub struct Board {
     /// `closer[side][a]`: areas closer to the goal line the team defending `side` attacks.
     closer: [Vec<AreaSet>; 2],
     same_level: Vec<AreaSet>,
+    /// `behind[side][a]`: areas than which `a` is closer to the goal line attacked by the
+    /// team defending `side`.
+    behind: [Vec<AreaSet>; 2],
     /// Named area sets per side (`box`, `corner`, `kickoff`...).
     pub marks: BTreeMap<String, [AreaSet; 2]>,
     /// Named per-area numbers, as seen by the team attacking north.
@@ -313,6 +316,14 @@ impl Board {
                 }
             }
         }
+        let mut behind = [vec![AreaSet::EMPTY; n], vec![AreaSet::EMPTY; n]];
+        for side in 0..2 {
+            for d in 0..n {
+                for a in closer[side][d].iter() {
+                    behind[side][a as usize].insert(d as AreaId);
+                }
+            }
+        }
         let mut marks = BTreeMap::new();
         for (name, south, north) in &spec.marks {
             let mut sets = [AreaSet::EMPTY; 2];
@@ -343,6 +354,7 @@ impl Board {
             diagonal,
             closer,
             same_level,
+            behind,
             marks,
             numbers,
         })
@@ -430,6 +442,14 @@ impl Board {
     /// Areas closer than `a` to the goal line attacked by the team defending `side`.
     pub fn closer(&self, a: AreaId, side: Side) -> AreaSet {
         self.closer[side.index()][a as usize]
+    }
+
+    /// Areas farther than some area of `s` from the goal line attacked by the team
+    /// defending `side`.
+    pub fn behind(&self, s: AreaSet, side: Side) -> AreaSet {
+        s.iter().fold(AreaSet::EMPTY, |acc, a| {
+            acc.union(self.behind[side.index()][a as usize])
+        })
     }
 
     /// Areas at least partly at the same level as `a` (overlapping on more than a point).

@@ -1389,6 +1389,11 @@ impl<'a> Interp<'a> {
                 let t = self.team(&args[1], base)?;
                 Value::Areas(board.closer(a, side(t)))
             }
+            Prim::Behind => {
+                let s = self.areas(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                Value::Areas(board.behind(s, side(t)))
+            }
             Prim::SameLevel => Value::Areas(board.same_level(self.area(&args[0], base)?)),
             Prim::EntirelyInHalf | Prim::PartlyInHalf => {
                 let a = self.area(&args[0], base)?;
