@@ -514,7 +514,51 @@ impl<'a> Interp<'a> {
     }
 
     /// Evaluates an expression node.
+    ///
+    /// The frequent, small node kinds are handled here; the rest in [`Self::eval_rare`], so
+    /// this function's stack frame stays small in the deep recursion of evaluation.
     pub fn eval(&mut self, n: &'a Node, base: usize) -> R<Value> {
+        match &n.kind {
+            NodeKind::Const(v) => {
+                self.tick(n.loc)?;
+                Ok(v.clone())
+            }
+            NodeKind::Local(s) => {
+                self.tick(n.loc)?;
+                Ok(self.stack[base + *s as usize].clone())
+            }
+            NodeKind::Role(r) => {
+                self.tick(n.loc)?;
+                Ok(Value::Team(self.role(*r)))
+            }
+            NodeKind::Prim(p, args) => {
+                self.tick(n.loc)?;
+                self.prim(*p, args, base, n.loc)
+            }
+            NodeKind::And(a, b) => {
+                self.tick(n.loc)?;
+                Ok(Value::Bool(as_bool(&self.eval(a, base)?) && as_bool(&self.eval(b, base)?)))
+            }
+            NodeKind::Or(a, b) => {
+                self.tick(n.loc)?;
+                Ok(Value::Bool(as_bool(&self.eval(a, base)?) || as_bool(&self.eval(b, base)?)))
+            }
+            NodeKind::Not(x) => {
+                self.tick(n.loc)?;
+                Ok(Value::Bool(!as_bool(&self.eval(x, base)?)))
+            }
+            NodeKind::Bin(op, a, b) => {
+                self.tick(n.loc)?;
+                let x = self.eval(a, base)?;
+                let y = self.eval(b, base)?;
+                self.binop(*op, x, y, n.loc)
+            }
+            _ => self.eval_rare(n, base),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_rare(&mut self, n: &'a Node, base: usize) -> R<Value> {
         self.tick(n.loc)?;
         Ok(match &n.kind {
             NodeKind::Const(v) => v.clone(),
@@ -1093,6 +1137,7 @@ impl<'a> Interp<'a> {
         n
     }
 
+    #[inline(never)]
     fn prim(&mut self, p: Prim, args: &'a [Node], base: usize, loc: Loc) -> R<Value> {
         let rs = self.rs;
         let board = &rs.board;
