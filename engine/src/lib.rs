@@ -17,6 +17,7 @@ pub mod interp;
 pub mod ir;
 pub mod log;
 pub mod prims;
+pub mod replay;
 pub mod ruleset;
 pub mod scenario;
 pub mod state;

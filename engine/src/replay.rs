@@ -1,0 +1,296 @@
+//! Replaying a recorded match: the same seed, each team's recorded choices fed back in
+//! order, the events produced compared with the events recorded.
+//!
+//! A log recorded under one version of a ruleset and replayed under another shows where
+//! the rules now play differently: the first event that is not the same. A recorded choice
+//! that the changed rules no longer offer stops the replay; that is a divergence too.
+
+use crate::agent::ScriptedAgent;
+use crate::dice::SeededDice;
+use crate::game::Match;
+use crate::log::{Event, EventKind, LogHeader};
+use crate::ruleset::Ruleset;
+
+/// Reads a log in JSON Lines: the header line, then one event per line. Blank lines are
+/// skipped. Errors name the line (1-based).
+pub fn read_log(text: &str) -> Result<(LogHeader, Vec<Event>), String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty());
+    let Some((hn, hline)) = lines.next() else {
+        return Err("the log is empty: a header line was expected".into());
+    };
+    let header: LogHeader =
+        serde_json::from_str(hline).map_err(|e| format!("line {hn}: not a log header: {e}"))?;
+    if header.format != "fuba-log" {
+        return Err(format!(
+            "line {hn}: the header's format is \"{}\", not \"fuba-log\"",
+            header.format
+        ));
+    }
+    if header.version != crate::log::LOG_VERSION {
+        return Err(format!(
+            "line {hn}: log format version {} (this engine reads version {})",
+            header.version,
+            crate::log::LOG_VERSION
+        ));
+    }
+    let mut events = Vec::new();
+    for (n, line) in lines {
+        let e = parse_event(line).map_err(|e| format!("line {n}: not an event: {e}"))?;
+        events.push(e);
+    }
+    Ok((header, events))
+}
+
+/// One event line.
+fn parse_event(line: &str) -> Result<Event, serde_json::Error> {
+    serde_json::from_str::<Event>(line)
+}
+
+/// The first event where a replay differs from the recording.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Divergence {
+    /// Index of the first differing event (the number of events both have in common).
+    pub index: usize,
+    /// The turn of that event (the recorded one, else the produced one).
+    pub turn: u32,
+    /// Its half.
+    pub half: u32,
+    /// Its minute.
+    pub minute: i64,
+    /// Its added minute.
+    pub added: i64,
+    /// Its stage.
+    pub stage: String,
+    /// The rule that produced it.
+    pub rule: String,
+    /// The recorded event (`None`: the recording ends here).
+    pub expected: Option<Event>,
+    /// The replayed event (`None`: the replay ends here, stopped or finished).
+    pub produced: Option<Event>,
+    /// Why the replay stopped here, when it did: a recorded choice that is no longer
+    /// legal, a rule error.
+    pub message: Option<String>,
+}
+
+/// What a replay found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Every event is the same.
+    Identical,
+    /// The first difference.
+    Diverged(Box<Divergence>),
+}
+
+/// The result of [`replay`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayReport {
+    /// Identical, or the first difference.
+    pub verdict: Verdict,
+    /// How many events were recorded.
+    pub recorded: usize,
+    /// How many events the replay produced.
+    pub produced: usize,
+    /// The replay's final score, when it played to the end.
+    pub score: Option<[i64; 2]>,
+    /// The replay stopped with this error (when the recording stopped at the same place,
+    /// the verdict can still be identical).
+    pub stopped: Option<String>,
+    /// The ruleset differs from the one the log was recorded with (its fingerprint).
+    pub rules_changed: bool,
+}
+
+impl ReplayReport {
+    /// Whether the replay produced exactly the recorded events.
+    pub fn identical(&self) -> bool {
+        self.verdict == Verdict::Identical
+    }
+
+    /// A note when the rules changed since the log was recorded.
+    pub fn rules_note(&self) -> Option<&'static str> {
+        self.rules_changed
+            .then_some("rules changed since the log was recorded (the fingerprint differs)")
+    }
+}
+
+/// Each team's recorded choice labels, in order. Choices with one option are left out:
+/// the engine takes those without asking the agent.
+pub fn scripts(events: &[Event]) -> [Vec<String>; 2] {
+    let mut out = [Vec::new(), Vec::new()];
+    for e in events {
+        if let EventKind::Choice {
+            team,
+            label,
+            options,
+            ..
+        } = &e.kind
+        {
+            if *options > 1 {
+                let t = usize::from(team != "home");
+                out[t].push(label.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Replays a recorded match under `rs` and compares the events.
+pub fn replay(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> ReplayReport {
+    let [home, away] = scripts(events);
+    let mut m = Match::new(
+        rs,
+        header.seed,
+        Box::new(SeededDice::new(header.seed)),
+        Box::new(ScriptedAgent::new(home)),
+        Box::new(ScriptedAgent::new(away)),
+    )
+    .with_log();
+    let result = m.play();
+    let produced = m.events();
+    let (score, stopped) = match &result {
+        Ok(o) => (Some(o.score), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    let common = events
+        .iter()
+        .zip(produced)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let verdict = if common == events.len() && common == produced.len() {
+        Verdict::Identical
+    } else {
+        let expected = events.get(common).cloned();
+        let made = produced.get(common).cloned();
+        // The error explains the difference when the replay stopped right there.
+        let message = if made.is_none() {
+            stopped.clone()
+        } else {
+            None
+        };
+        let at = expected.as_ref().or(made.as_ref());
+        Verdict::Diverged(Box::new(Divergence {
+            index: common,
+            turn: at.map_or(0, |e| e.turn),
+            half: at.map_or(0, |e| e.half),
+            minute: at.map_or(0, |e| e.minute),
+            added: at.map_or(0, |e| e.added),
+            stage: at.map_or_else(String::new, |e| e.stage.clone()),
+            rule: at.map_or_else(String::new, |e| e.rule.clone()),
+            expected,
+            produced: made,
+            message,
+        }))
+    };
+    ReplayReport {
+        verdict,
+        recorded: events.len(),
+        produced: produced.len(),
+        score,
+        stopped,
+        rules_changed: header.fingerprint != rs.fingerprint,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::RandomAgent;
+    use crate::ruleset::load_file;
+    use std::path::Path;
+
+    fn original() -> Ruleset {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml");
+        load_file(&p).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn record(rs: &Ruleset, seed: u64) -> String {
+        let mut m = Match::new(
+            rs,
+            seed,
+            Box::new(SeededDice::new(seed)),
+            Box::new(RandomAgent::new(seed, 0)),
+            Box::new(RandomAgent::new(seed, 1)),
+        )
+        .with_log();
+        m.play().expect("the match plays");
+        let mut text = serde_json::to_string(&m.header()).unwrap();
+        text.push('\n');
+        for e in m.events() {
+            text.push_str(&serde_json::to_string(e).unwrap());
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn a_recorded_match_replays_identically() {
+        let rs = original();
+        for seed in [1, 2] {
+            let (header, events) = read_log(&record(&rs, seed)).expect("the log reads");
+            assert_eq!(header.seed, seed);
+            let r = replay(&rs, &header, &events);
+            assert_eq!(r.verdict, Verdict::Identical, "seed {seed}");
+            assert!(r.identical());
+            assert_eq!(r.produced, events.len());
+            assert!(r.score.is_some());
+            assert!(!r.rules_changed);
+            assert!(r.stopped.is_none());
+        }
+    }
+
+    #[test]
+    fn a_changed_event_is_the_divergence() {
+        let rs = original();
+        let (header, mut events) = read_log(&record(&rs, 3)).unwrap();
+        let i = events
+            .iter()
+            .position(|e| matches!(e.kind, EventKind::Roll { .. }))
+            .expect("a roll");
+        if let EventKind::Roll { dice, .. } = &mut events[i].kind {
+            dice[0] = if dice[0] == 1 { 2 } else { 1 };
+        }
+        let r = replay(&rs, &header, &events);
+        let Verdict::Diverged(d) = r.verdict else {
+            panic!("a divergence was expected")
+        };
+        assert_eq!(d.index, i);
+        assert_eq!(d.expected.as_ref(), Some(&events[i]));
+        assert!(d.produced.is_some());
+    }
+
+    #[test]
+    fn an_illegal_recorded_choice_is_reported_with_the_message() {
+        let rs = original();
+        let (header, mut events) = read_log(&record(&rs, 4)).unwrap();
+        let i = events
+            .iter()
+            .position(|e| matches!(&e.kind, EventKind::Choice { options, .. } if *options > 1))
+            .expect("a real choice");
+        if let EventKind::Choice { label, .. } = &mut events[i].kind {
+            *label = "nowhere at all".into();
+        }
+        let r = replay(&rs, &header, &events);
+        let Verdict::Diverged(d) = r.verdict else {
+            panic!("a divergence was expected")
+        };
+        assert_eq!(d.index, i);
+        assert!(d.produced.is_none());
+        let msg = d.message.expect("the error message");
+        assert!(msg.contains("scripted choice \"nowhere at all\""), "{msg}");
+    }
+
+    #[test]
+    fn read_log_names_the_bad_line() {
+        let rs = original();
+        let text = record(&rs, 5);
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[3] = "{not json";
+        let err = read_log(&lines.join("\n")).unwrap_err();
+        assert!(err.starts_with("line 4:"), "{err}");
+        assert!(read_log("").is_err());
+        assert!(read_log("{}").unwrap_err().starts_with("line 1:"));
+    }
+}
