@@ -53,7 +53,7 @@ fn looks_like_path(arg: &str) -> bool {
 
 /// Loads the ruleset named by `--rules`: an edition name first, else a path.
 pub fn load(arg: &str) -> Result<Ruleset, RulesError> {
-    if let Some(e) = EDITIONS.iter().find(|e| e.name == arg) {
+    if let Some(e) = find(arg) {
         return load_str(Path::new(&format!("<{}>", e.name)), e.text).map_err(RulesError::Load);
     }
     if looks_like_path(arg) {
@@ -63,4 +63,9 @@ pub fn load(arg: &str) -> Result<Ruleset, RulesError> {
         "unknown edition `{arg}`; the built-in editions are: {}; or give the path of a ruleset file (e.g. ./my-rules.toml)",
         names()
     )))
+}
+
+/// The built-in edition called `name`, if there is one.
+pub fn find(name: &str) -> Option<&'static Edition> {
+    EDITIONS.iter().find(|e| e.name == name)
 }

@@ -22,7 +22,9 @@ macro_rules! note_raw {
 mod editions;
 mod human;
 mod play;
+mod replay;
 mod rules;
+mod scenario;
 mod simulate;
 
 use std::io::{self, Write};
@@ -46,6 +48,9 @@ Examples:
   fuba play --rules my-rules.toml --verbose # an edited copy of a ruleset, every die shown
   fuba play --home human                    # you play the home team
   fuba simulate --games 2000 --seed 1       # figures over 2000 matches
+  fuba play --seed 5 --log m.jsonl          # record a match...
+  fuba replay m.jsonl --rules copy.toml     # ...and see where an edited copy plays it differently
+  fuba scenario tests/scenarios             # run rule scenarios
   fuba rules check rulesets/*.toml          # check ruleset files
   fuba rules primitives > docs/primitives.md
   fuba completions bash > ~/.local/share/bash-completion/completions/fuba
@@ -81,6 +86,12 @@ enum Command {
     /// Play many matches and print figures: goals, results, shots, turns, speed.
     #[command(long_about = SIMULATE_ABOUT, after_long_help = SIMULATE_EXAMPLES)]
     Simulate(simulate::SimulateArgs),
+    /// Play a recorded match again and show the first event that differs.
+    #[command(long_about = REPLAY_ABOUT, after_long_help = REPLAY_EXAMPLES)]
+    Replay(replay::ReplayArgs),
+    /// Run scenario files: a pinned position, scripted dice and choices, expectations.
+    #[command(long_about = SCENARIO_ABOUT, after_long_help = SCENARIO_EXAMPLES)]
+    Scenario(scenario::ScenarioArgs),
     /// Check ruleset files, list the engine's primitives.
     #[command(subcommand)]
     Rules(rules::RulesCommand),
@@ -98,7 +109,8 @@ Play one match and print its narration and the final score.
 
 The narration is the ruleset's own words for what happens ([narration] templates); with
 --verbose every die, choice, modifier and move is shown too. Secret choices are shown as
-\"(secret)\". The last line is the final score: `Final score: Home 2 - 1 Away`.
+\"(secret)\". The last line is the final score: `Final score: Home 2 - 1 Away`. When a
+human plays, the narration is printed as the match goes, between the prompts.
 
 Without --seed a seed is taken from the clock and printed to stderr as `seed: N`, so any
 match can be played again exactly with `--seed N`.";
@@ -138,6 +150,57 @@ Examples:
 
 Exit codes: 0 every match was played; 1 the ruleset has errors or a match failed; 2 usage
 error.";
+
+const REPLAY_ABOUT: &str = "\
+Play a recorded match again and show the first event that differs.
+
+The log (written by `fuba play --log`) holds the seed and every event. The match is played
+again with the same seed, each team's recorded choices made again in order, under the
+ruleset given with --rules (default: the edition named in the log's header), and the events
+are compared one by one with the recorded ones.
+
+If every event is the same, it prints `identical: N events, final score Home H - A Away`
+and exits 0. Otherwise it prints the first event that differs: when (half, turn, minute),
+the stage and rule, and the expected (recorded) and produced event, each as a narration
+line and as JSON, and exits 1. A recorded choice the rules no longer offer stops the
+replay: that is shown as the divergence, with the reason. When the ruleset's fingerprint
+differs from the one in the log, a note says the rules changed since the log was
+recorded.";
+
+const REPLAY_EXAMPLES: &str = "\
+Examples:
+  # record a match, edit a copy of the ruleset, see where the edit changes the match
+  fuba play --seed 5 --log m.jsonl
+  cp rulesets/original.toml copy.toml     # then change a number in copy.toml
+  fuba replay m.jsonl --rules copy.toml
+
+  fuba replay m.jsonl                     # same rules: identical
+  fuba replay m.jsonl --rules copy.toml --format json | jq .divergence
+  fuba play --seed 5 --log - | fuba replay -
+
+Exit codes: 0 identical; 1 the replay diverged, or the log or ruleset cannot be read; 2
+usage error (including a log whose ruleset is not a built-in edition, without --rules).";
+
+const SCENARIO_ABOUT: &str = "\
+Run scenario files and say which pass.
+
+A scenario (format: docs/scenarios.md) pins a position, scripts the dice and choices, runs
+a stretch of the turn and checks expectations. `rules` in the file is a built-in edition
+name or a ruleset path relative to the scenario file. Directories are searched
+recursively for *.toml files, in name order.
+
+Each scenario prints `PASS name (file)` or `FAIL name (file)`; a failure is followed by
+each expectation that failed (expected and actual) and the narration of what ran, every
+die and choice included. A scenario that cannot run (an impossible position, an unknown
+area, rules that do not load) prints `ERROR` and the reason. A summary line ends the
+output.";
+
+const SCENARIO_EXAMPLES: &str = "\
+Examples:
+  fuba scenario tests/scenarios
+  fuba scenario tests/scenarios/original/control_check_1.toml --verbose
+
+Exit codes: 0 every scenario passed; 1 a scenario failed or could not run; 2 usage error.";
 
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
@@ -249,6 +312,8 @@ fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Play(a) => play::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Scenario(a) => scenario::run(a),
         Command::Rules(r) => rules::run(r),
         Command::Completions { shell } => completions(shell),
     }

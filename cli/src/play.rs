@@ -57,9 +57,27 @@ pub fn run(a: PlayArgs) -> CliResult {
     let home = make_agent(a.home, seed, 0);
     let away = make_agent(a.away, seed, 1);
     let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
-    let result = m.play();
-
     let log_to_stdout = a.log.as_deref() == Some("-");
+    // With a human at the terminal the narration is printed as the match goes, between the
+    // prompts; otherwise all of it once the match is over.
+    let live = a.home == AgentKind::Human || a.away == AgentKind::Human;
+    if live {
+        let verbose = a.verbose;
+        m.interp.on_event = Some(Box::new(move |rs, e| {
+            if matches!(e.kind, EventKind::MatchEnd { .. }) {
+                return; // replaced by the final score line
+            }
+            if let Some(line) = narrate(rs, e, verbose) {
+                // A failing terminal cannot be reported from here; the match goes on.
+                if log_to_stdout {
+                    let _ = writeln!(io::stderr(), "{line}");
+                } else {
+                    let _ = writeln!(io::stdout(), "{line}");
+                }
+            }
+        }));
+    }
+    let result = m.play();
     match a.log.as_deref() {
         None => {}
         Some("-") => write_log(&m, &mut BufWriter::new(io::stdout().lock()))?,
@@ -79,12 +97,14 @@ pub fn run(a: PlayArgs) -> CliResult {
     } else {
         Box::new(BufWriter::new(io::stdout().lock()))
     };
-    for e in m.events() {
-        if matches!(e.kind, EventKind::MatchEnd { .. }) {
-            continue; // replaced by the final score line below
-        }
-        if let Some(line) = narrate(&rs, e, a.verbose) {
-            writeln!(out, "{line}")?;
+    if !live {
+        for e in m.events() {
+            if matches!(e.kind, EventKind::MatchEnd { .. }) {
+                continue; // replaced by the final score line below
+            }
+            if let Some(line) = narrate(&rs, e, a.verbose) {
+                writeln!(out, "{line}")?;
+            }
         }
     }
     match result {

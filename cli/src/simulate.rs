@@ -12,7 +12,7 @@ use clap::Args;
 use fuba_engine::dice::{SeededDice, splitmix64};
 use fuba_engine::game::{Ending, Match};
 use fuba_engine::interp::RunError;
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::ruleset::Ruleset;
 use indexmap::IndexMap;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -232,31 +232,26 @@ pub fn run(a: SimulateArgs) -> CliResult {
         ProgressBar::hidden()
     };
 
-    // A ruleset holds `Rc`s and cannot be shared between threads: each worker loads its own
-    // from the same text, then takes the next match index until the batch is done.
-    let path = rs.file.path.clone();
-    let text: String = rs.file.text.to_string();
+    // The ruleset is shared by every worker; each takes the next match index until the
+    // batch is done.
     let nfig = rs.figures.len();
     let next = AtomicU64::new(0);
     let start = Instant::now();
+    let shared = &rs;
     let parts = pool.broadcast(|_| {
         let mut acc = Acc::new(nfig);
-        let local = match load_str(&path, &text) {
-            Ok(r) => r,
-            Err(e) => return Err(e.to_string()),
-        };
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= a.games {
-                return Ok(acc);
+                return acc;
             }
-            acc = play_one(&local, &a, batch, i, acc);
+            acc = play_one(shared, &a, batch, i, acc);
             bar.inc(1);
         }
     });
     let mut acc = Acc::new(nfig);
     for p in parts {
-        acc = acc.merge(p.map_err(CliError::Failure)?);
+        acc = acc.merge(p);
     }
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();

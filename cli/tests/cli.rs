@@ -239,6 +239,8 @@ fn help_documents_every_subcommand_and_the_exit_codes() {
         "simulate",
         "rules",
         "completions",
+        "replay",
+        "scenario",
         "Exit codes",
         "Examples",
     ] {
@@ -250,6 +252,8 @@ fn help_documents_every_subcommand_and_the_exit_codes() {
         &["rules", "check", "--help"],
         &["rules", "primitives", "--help"],
         &["completions", "--help"],
+        &["replay", "--help"],
+        &["scenario", "--help"],
     ] {
         let o = fuba(sub);
         assert_eq!(o.status.code(), Some(0), "{sub:?}");
@@ -338,4 +342,219 @@ fn the_heuristic_player_plays() {
         "heuristic",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn narration_is_live_when_a_human_plays() {
+    // stdout and stderr share one file, so the order in it is the order of writing.
+    let dir = scratch("live");
+    let both = dir.join("both.txt");
+    let file = std::fs::File::create(&both).expect("create");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fuba"))
+        .args(["play", "--seed", "1", "--home", "human"])
+        .current_dir(workspace())
+        .env_remove("FUBA_RULES")
+        .stdin(Stdio::piped())
+        .stdout(file.try_clone().expect("clone"))
+        .stderr(file)
+        .spawn()
+        .expect("run fuba");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all("1\n".repeat(40).as_bytes()).expect("write");
+    }
+    let status = child.wait().expect("wait");
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "the player quits at the end of input"
+    );
+    let text = std::fs::read_to_string(&both).expect("read");
+    let kickoff = text.find("kicks off").expect("the kick-off is narrated");
+    assert!(
+        text[kickoff..].contains("to choose:"),
+        "the narration comes between the prompts, not after the match:\n{text}"
+    );
+    let line = text[..kickoff]
+        .rsplit(['\n', ':'])
+        .next()
+        .unwrap_or_default()
+        .to_string()
+        + "kicks off";
+    assert_eq!(
+        text.matches(&line).count(),
+        1,
+        "{line:?} narrated once:\n{text}"
+    );
+}
+
+/// A log of `fuba play --seed 5` in a scratch directory.
+fn recorded(name: &str) -> String {
+    let path = scratch(name).join("m.jsonl");
+    let p = path.to_string_lossy().into_owned();
+    let o = fuba(&["play", "--seed", "5", "--log", &p]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    p
+}
+
+#[test]
+fn replay_of_an_unchanged_match_is_identical() {
+    let log = recorded("replay-same");
+    let o = fuba(&["replay", &log]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("identical: "), "{out}");
+    assert!(out.contains("events, final score Home "), "{out}");
+    assert!(!out.contains("rules changed"), "{out}");
+}
+
+#[test]
+fn replay_under_an_edited_ruleset_shows_the_first_divergence() {
+    let log = recorded("replay-edit");
+    let copy = edited_copy("replay-edit", "kickoff_ball = 3 ", "kickoff_ball = 4 ");
+    let copy = copy.to_string_lossy().into_owned();
+    let o = fuba(&["replay", &log, "--rules", &copy]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "rules changed since the log was recorded",
+        "diverged at event ",
+        "half 1, before the first turn, 1'",
+        "stage:    half_start",
+        "rule:     procedures.kickoff",
+        "expected: 1' ball value 3",
+        "produced: 1' ball value 4",
+        "\"event\":\"ball_value\",\"value\":3}",
+    ] {
+        assert!(out.contains(want), "{want:?} missing:\n{out}");
+    }
+
+    let o = fuba(&["replay", &log, "--rules", &copy, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&o);
+    assert_eq!(v["identical"], false);
+    assert_eq!(v["rules_changed"], true);
+    let d = &v["divergence"];
+    assert_eq!(d["turn"], 0);
+    assert_eq!(d["stage"], "half_start");
+    assert_eq!(d["expected"]["value"], 3);
+    assert_eq!(d["produced"]["value"], 4);
+}
+
+#[test]
+fn replay_reads_stdin_and_names_a_bad_line() {
+    let log = recorded("replay-stdin");
+    let text = std::fs::read_to_string(&log).expect("log");
+    let run = |input: String| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fuba"))
+            .args(["replay", "-", "--format", "json"])
+            .current_dir(workspace())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run fuba");
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin");
+            stdin.write_all(input.as_bytes()).expect("write");
+        }
+        child.wait_with_output().expect("wait")
+    };
+    let o = run(text.clone());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["identical"], true);
+
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[2] = "{\"seq\": oops";
+    let o = run(lines.join("\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("line 3: not an event"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn replay_needs_rules_when_the_log_is_not_of_an_edition() {
+    let log = recorded("replay-house");
+    let text = std::fs::read_to_string(&log).expect("log");
+    let house = text.replacen("\"ruleset\":\"original\"", "\"ruleset\":\"house\"", 1);
+    assert_ne!(house, text);
+    std::fs::write(&log, house).expect("write");
+    let o = fuba(&["replay", &log]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("`house`, which is not a built-in edition"),
+        "{err}"
+    );
+    assert!(err.contains("--rules"), "{err}");
+    // With the rules given it replays.
+    let o = fuba(&["replay", &log, "--rules", "original"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn the_scenarios_pass() {
+    let o = fuba(&["scenario", "tests/scenarios"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("PASS ")), "{out}");
+    assert!(out.contains(" 0 failed, 0 could not run"), "{out}");
+}
+
+fn control_check_scenario(name: &str, edit: (&str, &str)) -> String {
+    let text =
+        std::fs::read_to_string(workspace().join("tests/scenarios/original/control_check_1.toml"))
+            .expect("scenario");
+    assert!(
+        text.contains(edit.0),
+        "the scenario no longer has {:?}",
+        edit.0
+    );
+    let path = scratch(name).join(format!("{name}.toml"));
+    std::fs::write(&path, text.replacen(edit.0, edit.1, 1)).expect("write");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_wrong_expectation_fails_with_expected_and_got() {
+    let f = control_check_scenario(
+        "wrong",
+        (
+            "event_fields = { pass = { value = 5,",
+            "event_fields = { pass = { value = 6,",
+        ),
+    );
+    let o = fuba(&["scenario", &f]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("FAIL Control check (1)"), "{out}");
+    assert!(out.contains(&format!("({f})")), "{out}");
+    assert!(
+        out.contains("    event \"pass\" field value: expected 6, got 5"),
+        "{out}"
+    );
+    assert!(out.contains("what ran:"), "{out}");
+    assert!(out.contains("1 failed"), "{out}");
+}
+
+#[test]
+fn an_impossible_position_is_refused() {
+    let f = control_check_scenario(
+        "twelve",
+        ("S_FRONT = 2, CENTRE = 4", "S_FRONT = 3, CENTRE = 4"),
+    );
+    let o = fuba(&["scenario", &f]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("ERROR Control check (1)"), "{out}");
+    assert!(
+        out.contains("position.home: 11 field pieces (sent off included), but a team has 10"),
+        "{out}"
+    );
+    assert!(out.contains("1 could not run"), "{out}");
 }
