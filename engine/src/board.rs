@@ -317,10 +317,10 @@ impl Board {
             }
         }
         let mut behind = [vec![AreaSet::EMPTY; n], vec![AreaSet::EMPTY; n]];
-        for side in 0..2 {
-            for d in 0..n {
-                for a in closer[side][d].iter() {
-                    behind[side][a as usize].insert(d as AreaId);
+        for (b, c) in behind.iter_mut().zip(&closer) {
+            for (d, ahead) in c.iter().enumerate() {
+                for a in ahead.iter() {
+                    b[a as usize].insert(d as AreaId);
                 }
             }
         }

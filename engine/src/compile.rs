@@ -94,6 +94,15 @@ impl<'r> Compiler<'r> {
         }
     }
 
+    /// "removed at FILE:LINE:COL" when a layer removed `key`.
+    fn removed_hint(&self, key: &str) -> Option<String> {
+        let (start, _) = *self.rs.removed.get(key)?;
+        Some(format!(
+            "`{key}` is removed at {}",
+            self.rs.place(start as u32)
+        ))
+    }
+
     fn loc(&self, span: ast::Span) -> Loc {
         Loc {
             unit: self.unit,
@@ -740,6 +749,17 @@ impl<'r> Compiler<'r> {
                 )
             }
             ExprKind::Hook { name, args } => {
+                if let Some(h) = self.removed_hint(&format!("hooks.{}", name.name)) {
+                    return Err(self
+                        .err(
+                            name.span,
+                            format!(
+                                "hook `{}` was removed by a layer but is still reached here",
+                                name.name
+                            ),
+                        )
+                        .hint(h));
+                }
                 let Some(h) = self.rs.hooks.iter().position(|h| h.name == name.name) else {
                     let hint =
                         closest_name(&name.name, self.rs.hooks.iter().map(|h| h.name.as_str()));
@@ -825,6 +845,16 @@ impl<'r> Compiler<'r> {
         if let Some(k) = role {
             return Ok((self.node(k, sp), Ty::Team));
         }
+        for key in [format!("tables.{n}"), format!("constants.{n}")] {
+            if let Some(h) = self.removed_hint(&key) {
+                return Err(self
+                    .err(
+                        sp,
+                        format!("`{n}` was removed by a layer but is still used here"),
+                    )
+                    .hint(h));
+            }
+        }
         let mut known: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
         known.extend(self.rs.constants.iter().map(|c| c.0.clone()));
         known.extend(self.rs.var_names().map(str::to_string));
@@ -890,6 +920,17 @@ impl<'r> Compiler<'r> {
                 }
             }
             return Ok((self.node(NodeKind::Prim(p, args), sp), p.ret()));
+        }
+        if let Some(h) = self.removed_hint(&format!("procedures.{}", name.name)) {
+            return Err(self
+                .err(
+                    name.span,
+                    format!(
+                        "procedure `{}` was removed by a layer but is still used here",
+                        name.name
+                    ),
+                )
+                .hint(h));
         }
         let mut known: Vec<&str> = Prim::all().iter().map(|p| p.name()).collect();
         let procs: Vec<String> = self.rs.procedure_names();

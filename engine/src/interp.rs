@@ -537,11 +537,15 @@ impl<'a> Interp<'a> {
             }
             NodeKind::And(a, b) => {
                 self.tick(n.loc)?;
-                Ok(Value::Bool(as_bool(&self.eval(a, base)?) && as_bool(&self.eval(b, base)?)))
+                Ok(Value::Bool(
+                    as_bool(&self.eval(a, base)?) && as_bool(&self.eval(b, base)?),
+                ))
             }
             NodeKind::Or(a, b) => {
                 self.tick(n.loc)?;
-                Ok(Value::Bool(as_bool(&self.eval(a, base)?) || as_bool(&self.eval(b, base)?)))
+                Ok(Value::Bool(
+                    as_bool(&self.eval(a, base)?) || as_bool(&self.eval(b, base)?),
+                ))
             }
             NodeKind::Not(x) => {
                 self.tick(n.loc)?;
@@ -1304,6 +1308,25 @@ impl<'a> Interp<'a> {
                 });
                 Value::None
             }
+            Prim::ReturnPiece => {
+                let t = self.team(&args[0], base)?;
+                let a = self.area(&args[1], base)?;
+                let i = self.st.pieces[t as usize]
+                    .at
+                    .iter()
+                    .skip(1)
+                    .position(|x| *x == GONE);
+                match i {
+                    Some(i) => self.st.put(t, i + 1, a),
+                    None => return Err(self.error(loc, "no field piece of the team is off")),
+                }
+                self.emit_event(EventKind::Place {
+                    team: team_name(t).into(),
+                    area: board.name(a).into(),
+                    keeper: false,
+                });
+                Value::None
+            }
             Prim::Moves => {
                 let t = self.team(&args[0], base)?;
                 let from = self.area(&args[1], base)?;
@@ -1595,12 +1618,12 @@ impl<'a> Interp<'a> {
                         ),
                     ));
                 }
+                self.emit_event(EventKind::Clock {
+                    to_minute: m,
+                    to_added: a,
+                });
                 self.st.clock.minute = m;
                 self.st.clock.added = a;
-                self.emit_event(EventKind::Clock {
-                    minute: m,
-                    added: a,
-                });
                 Value::None
             }
             Prim::Half => Value::Int(i64::from(self.st.clock.half)),

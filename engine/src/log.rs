@@ -183,12 +183,12 @@ pub enum EventKind {
         /// The new phasing team.
         team: String,
     },
-    /// The time marker moved.
+    /// The time marker moved (the event's own `minute`/`added` are the time before).
     Clock {
-        /// The minute.
-        minute: i64,
-        /// The added minute.
-        added: i64,
+        /// The new minute.
+        to_minute: i64,
+        /// The new added minute.
+        to_added: i64,
     },
     /// A goal.
     Goal {
@@ -404,11 +404,14 @@ pub fn narrate(rs: &Ruleset, e: &Event, verbose: bool) -> Option<String> {
         EventKind::BallValue { value } => format!("{t}   ball value {value}"),
         EventKind::Control { team } => format!("{t}   {} controls the ball", cap(team)),
         EventKind::Phasing { team } => format!("{t}   {} is the phasing team", cap(team)),
-        EventKind::Clock { minute, added } => {
-            if *added > 0 {
-                format!("{t}   clock {minute}+{added}'")
+        EventKind::Clock {
+            to_minute,
+            to_added,
+        } => {
+            if *to_added > 0 {
+                format!("{t}   clock {to_minute}+{to_added}'")
             } else {
-                format!("{t}   clock {minute}'")
+                format!("{t}   clock {to_minute}'")
             }
         }
         EventKind::TurnStart => format!("{t} -- turn {} of half {}", e.turn, e.half),

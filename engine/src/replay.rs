@@ -201,9 +201,21 @@ mod tests {
     use crate::ruleset::load_file;
     use std::path::Path;
 
+    /// The first ruleset file of the repository's rulesets folder (the engine's tests
+    /// name no edition).
     fn original() -> Ruleset {
-        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml");
-        load_file(&p).unwrap_or_else(|e| panic!("{e}"))
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        let p = files
+            .first()
+            .unwrap_or_else(|| panic!("no ruleset in {}", dir.display()));
+        load_file(p).unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn record(rs: &Ruleset, seed: u64) -> String {

@@ -389,6 +389,8 @@ impl Scenario {
             Box::new(script("away")),
         )
         .with_log();
+        // `expect.offered` compares the options of a decision: the log must keep them.
+        m.interp.record_options = true;
 
         // ---- the position
         let st = &mut m.interp.st;

@@ -5,20 +5,44 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// A ruleset file's text, kept to point into it.
+/// The text of a ruleset, kept to point into it. A ruleset that `extends` others is made
+/// of layers: their texts are laid end to end (separated by a newline) and every offset
+/// is an offset into that whole; [`SourceFile::layer`] tells which file it falls in.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
-    /// The path as given (or a name like `<original>` for a built-in edition).
+    /// The path of the top layer as given (or a name like `<original>` for a built-in
+    /// edition).
     pub path: PathBuf,
-    /// The whole text.
+    /// The whole text (every layer).
     pub text: Arc<str>,
+    /// Each layer's path and the offset where its text starts, bottom layer first.
+    pub layers: Vec<(PathBuf, usize)>,
 }
 
 impl SourceFile {
-    /// 1-based line and column of a byte offset.
+    /// A single-file source.
+    pub fn single(path: PathBuf, text: &str) -> Self {
+        SourceFile {
+            layers: vec![(path.clone(), 0)],
+            path,
+            text: Arc::from(text),
+        }
+    }
+
+    /// The path of the layer holding `offset` and where that layer starts.
+    pub fn layer(&self, offset: usize) -> (&std::path::Path, usize) {
+        self.layers
+            .iter()
+            .rev()
+            .find(|(_, base)| *base <= offset)
+            .map_or((self.path.as_path(), 0), |(p, b)| (p.as_path(), *b))
+    }
+
+    /// 1-based line and column of a byte offset, within its layer's file.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let before = &self.text[..offset];
+        let base = self.layer(offset).1;
+        let before = &self.text[base..offset];
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let col = before[line_start..].chars().count() + 1;
@@ -120,7 +144,10 @@ impl Diagnostic {
     pub fn location(&self) -> Option<String> {
         let f = self.file.as_ref()?;
         let (line, col) = f.line_col(self.span.map_or(0, |s| s.0));
-        Some(format!("{}:{line}:{col}", f.path.display()))
+        Some(format!(
+            "{}:{line}:{col}",
+            f.layer(self.span.map_or(0, |s| s.0)).0.display()
+        ))
     }
 
     /// Renders as JSON-ready data.
@@ -135,7 +162,7 @@ impl Diagnostic {
         serde_json::json!({
             "severity": self.severity,
             "message": self.message,
-            "file": self.file.as_ref().map(|f| f.path.display().to_string()),
+            "file": self.file.as_ref().map(|f| f.layer(self.span.map_or(0, |s| s.0)).0.display().to_string()),
             "line": line,
             "column": column,
             "rule": self.rule,
@@ -155,7 +182,12 @@ impl fmt::Display for Diagnostic {
             let (line, col) = file.line_col(start);
             let (text, line_start) = file.line_at(start);
             let gutter = line.to_string().len();
-            writeln!(f, "{:gutter$}--> {}:{line}:{col}", "", file.path.display())?;
+            writeln!(
+                f,
+                "{:gutter$}--> {}:{line}:{col}",
+                "",
+                file.layer(start).0.display()
+            )?;
             writeln!(f, "{:gutter$} |", "")?;
             writeln!(f, "{line} | {text}")?;
             let pad: String = text[..start - line_start]

@@ -3,7 +3,7 @@
 //! that piece, but the other pieces are still checked so one run shows them all.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fuba_grammar::ast;
@@ -15,33 +15,255 @@ use crate::board::{BoardSpec, LinkKind, Side};
 use crate::compile::{Compiler, ProcResolver};
 use crate::ir::Code;
 
-/// Loads and checks a ruleset file.
+/// Finds a ruleset named by `extends` that is not a file next to the one extending it
+/// (the command line passes its built-in editions): the name, and its path and text.
+pub type EditionLookup<'a> = &'a dyn Fn(&str) -> Option<(PathBuf, String)>;
+
+/// Loads and checks a ruleset file. An `extends` names a path (relative to the file) or
+/// an edition, looked up as `NAME.toml` next to the file and in the folders above it.
 pub fn load_file(path: &Path) -> Result<Ruleset, LoadErrors> {
+    load_file_with(path, &|_| None)
+}
+
+/// [`load_file`], with a fallback for edition names.
+pub fn load_file_with(path: &Path, editions: EditionLookup<'_>) -> Result<Ruleset, LoadErrors> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         LoadErrors(vec![Diagnostic::error(format!(
             "cannot read ruleset `{}`: {e}",
             path.display()
         ))])
     })?;
-    load_str(path, &text)
+    load_str_with(path, &text, editions)
 }
 
 /// Loads and checks a ruleset from text; `path` names it in messages.
 pub fn load_str(path: &Path, text: &str) -> Result<Ruleset, LoadErrors> {
+    load_str_with(path, text, &|_| None)
+}
+
+/// The most layers a ruleset may stack.
+const MAX_LAYERS: usize = 8;
+
+/// Where `extends = name` written in `from` points.
+fn resolve_extends(
+    name: &str,
+    from: &Path,
+    editions: EditionLookup<'_>,
+) -> Option<(PathBuf, String)> {
+    let dir = from.parent().unwrap_or(Path::new("."));
+    if name.ends_with(".toml") || name.contains('/') || name.contains('\\') {
+        let p = dir.join(name);
+        return std::fs::read_to_string(&p).ok().map(|t| (p, t));
+    }
+    let mut d = Some(dir);
+    while let Some(x) = d {
+        let p = x.join(format!("{name}.toml"));
+        if p != from {
+            if let Ok(t) = std::fs::read_to_string(&p) {
+                return Some((p, t));
+            }
+        }
+        d = x.parent().filter(|p| !p.as_os_str().is_empty());
+    }
+    editions(name)
+}
+
+fn toml_error(file: &SourceFile, base: usize, e: &toml::de::Error) -> Diagnostic {
+    let span = e.span().unwrap_or(0..0);
+    let msg = e.message().trim().to_string();
+    Diagnostic::error(format!("invalid ruleset file: {msg}"))
+        .at(file, (span.start.max(base), span.end.max(base)))
+        .hint("see docs/ruleset-format.md for every key")
+}
+
+/// [`load_str`], with a fallback for edition names.
+pub fn load_str_with(
+    path: &Path,
+    text: &str,
+    editions: EditionLookup<'_>,
+) -> Result<Ruleset, LoadErrors> {
+    // 1. The chain of layers, top first, found by reading only `[meta] extends`.
+    let mut chain: Vec<(PathBuf, String)> = vec![(path.to_path_buf(), text.to_string())];
+    loop {
+        let (p, t) = chain.last().cloned().unwrap_or_default();
+        let head: RawHead = toml::from_str(&t)
+            .map_err(|e| LoadErrors(vec![toml_error(&SourceFile::single(p.clone(), &t), 0, &e)]))?;
+        let Some(ext) = head.meta.extends else { break };
+        let here = SourceFile::single(p.clone(), &t);
+        let at = (ext.span().start, ext.span().end);
+        if chain.len() >= MAX_LAYERS {
+            return Err(LoadErrors(vec![
+                Diagnostic::error(format!(
+                    "more than {MAX_LAYERS} layers of `extends` (a cycle?)"
+                ))
+                .at(&here, at),
+            ]));
+        }
+        let Some((pp, pt)) = resolve_extends(ext.get_ref(), &p, editions) else {
+            return Err(LoadErrors(vec![
+                Diagnostic::error(format!(
+                    "cannot find the ruleset `{}` this file extends",
+                    ext.get_ref()
+                ))
+                .at(&here, at)
+                .hint("give the name of an edition or a path relative to this file"),
+            ]));
+        };
+        if chain.iter().any(|(q, _)| *q == pp) {
+            return Err(LoadErrors(vec![
+                Diagnostic::error(format!(
+                    "`extends` goes round in a circle through `{}`",
+                    pp.display()
+                ))
+                .at(&here, at),
+            ]));
+        }
+        chain.push((pp, pt));
+    }
+    chain.reverse();
+    // 2. The layers laid end to end: every span is an offset into the whole.
+    let mut whole = String::new();
+    let mut layers = Vec::new();
+    for (p, t) in &chain {
+        layers.push((p.clone(), whole.len()));
+        whole.push_str(t);
+        whole.push('\n');
+    }
     let file = SourceFile {
         path: path.to_path_buf(),
-        text: Arc::from(text),
+        text: Arc::from(whole.as_str()),
+        layers: layers.clone(),
     };
-    let raw: RawRuleset = toml::from_str(text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        let msg = e.message().trim().to_string();
-        LoadErrors(vec![
-            Diagnostic::error(format!("invalid ruleset file: {msg}"))
-                .at(&file, (span.start, span.end))
-                .hint("see docs/ruleset-format.md for every key"),
-        ])
-    })?;
-    build(file, raw)
+    // 3. Each layer parsed in place (its text after blank lines standing for the layers
+    // below), so that its spans are offsets into the whole; then merged over the one below.
+    let mut merged: Option<RawRuleset> = None;
+    let mut removed = HashMap::new();
+    for ((_, t), (_, base)) in chain.iter().zip(&layers) {
+        let mut padded = "\n".repeat(*base);
+        padded.push_str(t);
+        let raw: RawRuleset =
+            toml::from_str(&padded).map_err(|e| LoadErrors(vec![toml_error(&file, *base, &e)]))?;
+        merged = Some(match merged {
+            None => raw,
+            Some(below) => merge(below, raw, &file, &mut removed).map_err(LoadErrors)?,
+        });
+    }
+    let raw = merged.unwrap_or_default();
+    build(file, raw, removed)
+}
+
+/// Lays a layer over the ruleset below it: every named entry it writes replaces or adds;
+/// table rows are merged key by key; `remove` takes entries out.
+fn merge(
+    mut below: RawRuleset,
+    top: RawRuleset,
+    file: &SourceFile,
+    removed: &mut HashMap<String, (usize, usize)>,
+) -> Result<RawRuleset, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    for r in &top.remove {
+        let path = r.get_ref().as_str();
+        let span = (r.span().start, r.span().end);
+        let parts: Vec<&str> = path.splitn(2, '.').collect();
+        let found = match parts.as_slice() {
+            ["procedures", n] => below.procedures.shift_remove(*n).is_some(),
+            ["triggers", n] => below.triggers.shift_remove(*n).is_some(),
+            ["hooks", n] => below.hooks.shift_remove(*n).is_some(),
+            ["constants", n] => below.constants.shift_remove(*n).is_some(),
+            ["narration", n] => below.narration.shift_remove(*n).is_some(),
+            ["figures", n] => below.figures.shift_remove(*n).is_some(),
+            ["tables", rest] => match rest.split_once(".rows.") {
+                Some((t, key)) => below
+                    .tables
+                    .get_mut(t)
+                    .is_some_and(|tb| tb.rows.shift_remove(key).is_some()),
+                None => below.tables.shift_remove(*rest).is_some(),
+            },
+            _ => false,
+        };
+        if found {
+            removed.insert(path.to_string(), span);
+        } else {
+            errors.push(
+                Diagnostic::error(format!("`{path}` is not in the ruleset this file extends"))
+                    .at(file, span)
+                    .hint("remove takes \"procedures.NAME\", \"tables.NAME\", \"tables.NAME.rows.KEY\", \"triggers.NAME\", \"hooks.NAME\", \"constants.NAME\", \"narration.KIND\" or \"figures.NAME\""),
+            );
+        }
+    }
+    let m = top.meta;
+    if !m.name.is_empty() {
+        below.meta.name = m.name;
+    }
+    if !m.title.is_empty() {
+        below.meta.title = m.title;
+    }
+    if !m.source.is_empty() {
+        below.meta.source = m.source;
+    }
+    let b = top.board;
+    if b.halfway != 0 {
+        below.board.halfway = b.halfway;
+    }
+    if !b.areas.is_empty() {
+        below.board.areas = b.areas;
+    }
+    if !b.links.is_empty() {
+        below.board.links = b.links;
+    }
+    below.board.marks.extend(b.marks);
+    for (name, values) in b.numbers {
+        below.board.numbers.entry(name).or_default().extend(values);
+    }
+    below.constants.extend(top.constants);
+    below.state.match_.extend(top.state.match_);
+    below.state.team.extend(top.state.team);
+    below.state.turn.extend(top.state.turn);
+    below.state.team_turn.extend(top.state.team_turn);
+    let mt = top.match_;
+    let bm = &mut below.match_;
+    macro_rules! over {
+        ($($f:ident),*) => { $( if mt.$f.is_some() { bm.$f = mt.$f; } )* };
+    }
+    over!(
+        halves,
+        max_turns_per_half,
+        start,
+        half_start,
+        turn_end,
+        ball_values,
+        pieces,
+        count_cap
+    );
+    if !mt.turn.is_empty() {
+        bm.turn = mt.turn;
+    }
+    below.procedures.extend(top.procedures);
+    for (name, t) in top.tables {
+        match below.tables.get_mut(&name) {
+            Some(bt) => {
+                if t.dice.is_some() {
+                    bt.dice = t.dice;
+                }
+                if !t.section.is_empty() {
+                    bt.section = t.section;
+                }
+                bt.rows.extend(t.rows);
+            }
+            None => {
+                below.tables.insert(name, t);
+            }
+        }
+    }
+    below.hooks.extend(top.hooks);
+    below.triggers.extend(top.triggers);
+    below.narration.extend(top.narration);
+    below.figures.extend(top.figures);
+    if errors.is_empty() {
+        Ok(below)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Offset of a code string's first character, from the span of its TOML value.
@@ -263,7 +485,11 @@ fn key_slots(domain: Domain, key: &str) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
-fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
+fn build(
+    file: SourceFile,
+    raw: RawRuleset,
+    removed: HashMap<String, (usize, usize)>,
+) -> Result<Ruleset, LoadErrors> {
     let mut errors: Vec<Diagnostic> = Vec::new();
     let at = |span: (usize, usize)| (span.0, span.1);
 
@@ -396,6 +622,7 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
         count_cap: m.count_cap.as_ref().map_or(0, |c| *c.get_ref()),
         narration: HashMap::new(),
         figures: Vec::new(),
+        removed,
     };
     if rs.name.is_empty() {
         errors.push(
@@ -542,15 +769,25 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
     // ---- tables
     for (name, t) in &raw.tables {
         let rule = format!("tables.{name}");
-        let domain = match t.dice.get_ref().as_str() {
-            "d6" => Domain::D6,
-            "2d6" => Domain::TwoD6,
-            "d66" => Domain::D66,
-            "labels" => Domain::Labels,
+        let header = format!("[tables.{name}]");
+        let header_span = file
+            .text
+            .find(&header)
+            .map_or((0, 0), |o| (o, o + header.len()));
+        let dice_span = t.dice.as_ref().map_or(header_span, value_span);
+        let domain = match t.dice.as_ref().map(|d| d.get_ref().as_str()) {
+            Some("d6") => Domain::D6,
+            Some("2d6") => Domain::TwoD6,
+            Some("d66") => Domain::D66,
+            Some("labels") => Domain::Labels,
             other => {
+                let msg = match other {
+                    Some(o) => format!("table `{name}`: unknown key domain `{o}`"),
+                    None => format!("table `{name}`: its key domain is missing (dice = ...)"),
+                };
                 errors.push(
-                    Diagnostic::error(format!("table `{name}`: unknown key domain `{other}`"))
-                        .at(&file, value_span(&t.dice))
+                    Diagnostic::error(msg)
+                        .at(&file, dice_span)
                         .hint("use \"d6\", \"2d6\", \"d66\" (a pair of dice) or \"labels\""),
                 );
                 Domain::Labels
@@ -638,7 +875,7 @@ fn build(file: SourceFile, raw: RawRuleset) -> Result<Ruleset, LoadErrors> {
             if !missing.is_empty() {
                 let span = file
                     .find_key("tables", name)
-                    .map_or(value_span(&t.dice), |o| (o, o + name.len()));
+                    .map_or(dice_span, |o| (o, o + name.len()));
                 let header = format!("[tables.{name}]");
                 let span = file
                     .text

@@ -12,7 +12,7 @@ use crate::ir::{Code, Scope, VarRef};
 use crate::value::{Sym, Ty, Value};
 use diag::SourceFile;
 
-pub use load::{load_file, load_str};
+pub use load::{EditionLookup, load_file, load_file_with, load_str, load_str_with};
 
 /// What a code unit is, for messages: `procedures.control_check`, `tables.special_event[3]`.
 #[derive(Debug, Clone)]
@@ -198,6 +198,8 @@ pub struct Ruleset {
     pub narration: HashMap<Sym, String>,
     /// Figures: name and the event kinds counted.
     pub figures: Vec<(String, Vec<Sym>)>,
+    /// Entries a layer removed (`procedures.NAME`...), with where it said so.
+    pub removed: HashMap<String, (usize, usize)>,
 }
 
 impl Ruleset {
@@ -278,7 +280,7 @@ impl Ruleset {
     /// The line and column of a byte offset in the ruleset file, as `path:line:col`.
     pub fn place(&self, offset: u32) -> String {
         let (l, c) = self.file.line_col(offset as usize);
-        format!("{}:{l}:{c}", self.file.path.display())
+        format!("{}:{l}:{c}", self.file.layer(offset as usize).0.display())
     }
 }
 

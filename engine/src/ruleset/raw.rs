@@ -42,6 +42,27 @@ pub struct RawRuleset {
     /// Match figures: a figure name and the event kinds it counts.
     #[serde(default)]
     pub figures: IndexMap<String, Spanned<Vec<String>>>,
+    /// What a layer removes from the ruleset it extends: `"procedures.NAME"`,
+    /// `"tables.NAME"`, `"tables.NAME.rows.KEY"`, `"triggers.NAME"`, `"hooks.NAME"`,
+    /// `"constants.NAME"`, `"narration.KIND"`, `"figures.NAME"`.
+    #[serde(default)]
+    pub remove: Vec<Spanned<String>>,
+}
+
+/// Just the `[meta] extends` of a file, read before the layers are laid out.
+#[derive(Debug, Deserialize, Default)]
+pub struct RawHead {
+    /// `[meta]`, other keys ignored.
+    #[serde(default)]
+    pub meta: RawHeadMeta,
+}
+
+/// `[meta] extends`.
+#[derive(Debug, Deserialize, Default)]
+pub struct RawHeadMeta {
+    /// Edition name or path.
+    #[serde(default)]
+    pub extends: Option<Spanned<String>>,
 }
 
 /// `[meta]`.
@@ -184,9 +205,12 @@ pub struct RawTable {
     /// Rulebook section.
     #[serde(default)]
     pub section: String,
-    /// Key domain: `d6`, `2d6`, `d66` (a pair of dice) or `labels`.
-    pub dice: Spanned<String>,
+    /// Key domain: `d6`, `2d6`, `d66` (a pair of dice) or `labels` (may be left out
+    /// when a layer only changes rows of a table it extends).
+    #[serde(default)]
+    pub dice: Option<Spanned<String>>,
     /// Rows by key.
+    #[serde(default)]
     pub rows: IndexMap<String, Spanned<RawRow>>,
 }
 
