@@ -4,10 +4,10 @@
 //! edition name or a path: a path is read when the command runs, so a copied and edited
 //! ruleset works without rebuilding `fuba`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fuba_engine::ruleset::diag::LoadErrors;
-use fuba_engine::ruleset::{Ruleset, load_file, load_str};
+use fuba_engine::ruleset::{Ruleset, load_file_with, load_str_with};
 
 /// A built-in edition.
 pub struct Edition {
@@ -20,11 +20,18 @@ pub struct Edition {
 }
 
 /// Every built-in edition (2015 and 2024 will join the original here).
-pub const EDITIONS: &[Edition] = &[Edition {
-    name: "original",
-    file: "rulesets/original.toml",
-    text: include_str!("../../rulesets/original.toml"),
-}];
+pub const EDITIONS: &[Edition] = &[
+    Edition {
+        name: "original",
+        file: "rulesets/original.toml",
+        text: include_str!("../../rulesets/original.toml"),
+    },
+    Edition {
+        name: "2015",
+        file: "rulesets/2015.toml",
+        text: include_str!("../../rulesets/2015.toml"),
+    },
+];
 
 /// The names of the built-in editions, for messages.
 pub fn names() -> String {
@@ -51,13 +58,29 @@ fn looks_like_path(arg: &str) -> bool {
         || Path::new(arg).is_file()
 }
 
+/// The built-in edition an `extends` names, when no file of that name is found next to
+/// the ruleset extending it.
+pub fn lookup(name: &str) -> Option<(PathBuf, String)> {
+    find(name).map(|e| (PathBuf::from(format!("<{}>", e.name)), e.text.to_string()))
+}
+
+/// Loads a ruleset file; its `extends` may name a built-in edition.
+pub fn load_path(path: &Path) -> Result<Ruleset, LoadErrors> {
+    load_file_with(path, &lookup)
+}
+
+/// Loads a built-in edition.
+pub fn load_edition(e: &Edition) -> Result<Ruleset, LoadErrors> {
+    load_str_with(Path::new(&format!("<{}>", e.name)), e.text, &lookup)
+}
+
 /// Loads the ruleset named by `--rules`: an edition name first, else a path.
 pub fn load(arg: &str) -> Result<Ruleset, RulesError> {
     if let Some(e) = find(arg) {
-        return load_str(Path::new(&format!("<{}>", e.name)), e.text).map_err(RulesError::Load);
+        return load_edition(e).map_err(RulesError::Load);
     }
     if looks_like_path(arg) {
-        return load_file(Path::new(arg)).map_err(RulesError::Load);
+        return load_path(Path::new(arg)).map_err(RulesError::Load);
     }
     Err(RulesError::Unknown(format!(
         "unknown edition `{arg}`; the built-in editions are: {}; or give the path of a ruleset file (e.g. ./my-rules.toml)",

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clap::Subcommand;
 use fuba_engine::prims::Prim;
-use fuba_engine::ruleset::{diag::LoadErrors, load_file, load_str};
+use fuba_engine::ruleset::diag::LoadErrors;
 
 use crate::{CliError, CliResult, Format, editions};
 
@@ -57,8 +57,8 @@ pub fn run(c: RulesCommand) -> CliResult {
 
 fn load_any(arg: &str) -> Result<fuba_engine::ruleset::Ruleset, LoadErrors> {
     match editions::EDITIONS.iter().find(|e| e.name == arg) {
-        Some(e) => load_str(Path::new(&format!("<{}>", e.name)), e.text),
-        None => load_file(Path::new(arg)),
+        Some(e) => editions::load_edition(e),
+        None => editions::load_path(Path::new(arg)),
     }
 }
 

@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use fuba_engine::ruleset::{Ruleset, load_file};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::scenario::Scenario;
 
 use crate::{CliError, CliResult, editions};
@@ -56,7 +56,7 @@ impl Rules {
         self.loaded
             .entry(key)
             .or_insert_with(|| match path {
-                Some(p) => load_file(&p).map_err(|e| {
+                Some(p) => crate::editions::load_path(&p).map_err(|e| {
                     format!("the ruleset `{}` does not load:\n{e}", p.display())
                 }),
                 None if editions::find(&s.rules).is_some() => {

@@ -1,0 +1,107 @@
+//! Layered rulesets: `extends`, overrides, `remove`, and their diagnostics.
+
+use fuba_engine::ruleset::load_file;
+use fuba_engine::value::Value;
+use fuba_tests::root;
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    root().join("tests/fixtures/layers").join(name)
+}
+
+/// The diagnostics of a fixture, with the repository's absolute path made relative.
+fn errors(name: &str) -> String {
+    match load_file(&fixture(name)) {
+        Ok(_) => panic!("{name} loaded, but it is meant to fail"),
+        Err(e) => {
+            let base = root().join("tests/fixtures/layers/");
+            e.to_string()
+                .replace(&base.display().to_string(), "")
+                .replace(&root().display().to_string(), "<repo>")
+        }
+    }
+}
+
+#[test]
+fn every_example_house_rule_loads() {
+    let dir = root().join("rulesets/examples");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")) {
+        let p = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            let rs = load_file(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            assert!(!rs.name.is_empty());
+            n += 1;
+        }
+    }
+    assert!(
+        n >= 3,
+        "rulesets/examples holds {n} house rules; at least three are expected"
+    );
+}
+
+#[test]
+fn a_layer_overrides_a_constant_and_layers_stack() {
+    let rs = load_file(&fixture("two_layers.toml")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rs.name, "two-layers");
+    // From the middle layer (gentle-long-pass.toml) and from the top layer.
+    assert_eq!(
+        rs.constant("long_pass_per_area").map(|c| c.0),
+        Some(Value::Int(-1))
+    );
+    assert_eq!(
+        rs.constant("kickoff_ball").map(|c| c.0),
+        Some(Value::Int(2))
+    );
+    // Everything else comes from the bottom layer.
+    assert!(rs.table("special_event").is_some());
+}
+
+#[test]
+fn a_layer_replaces_table_rows_one_by_one() {
+    let rs = load_file(&root().join("rulesets/examples/cautious-referee.toml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let t = &rs.tables[rs
+        .table("special_event")
+        .unwrap_or_else(|| panic!("no table")) as usize];
+    let label = |k: &str| {
+        t.rows
+            .iter()
+            .find(|r| r.key == k)
+            .map(|r| r.label.clone())
+            .unwrap_or_default()
+    };
+    assert!(label("1").contains("no card"), "{}", label("1"));
+    assert!(
+        label("2").contains("Free kick for the passive team"),
+        "row 2 comes from the original: {}",
+        label("2")
+    );
+    assert_eq!(t.rows.len(), 6);
+}
+
+#[test]
+fn removing_something_still_used_names_both_places() {
+    insta::assert_snapshot!(errors("removes_used.toml"));
+}
+
+#[test]
+fn extends_in_a_circle_is_an_error() {
+    insta::assert_snapshot!(errors("cycle_a.toml"));
+}
+
+#[test]
+fn an_unknown_parent_is_an_error() {
+    insta::assert_snapshot!(errors("unknown_parent.toml"));
+}
+
+#[test]
+fn removing_what_is_not_there_is_an_error() {
+    insta::assert_snapshot!(errors("remove_missing.toml"));
+}
+
+#[test]
+fn an_error_in_a_layer_points_into_that_layer() {
+    let e = errors("bad_row.toml");
+    assert!(e.contains("bad_row.toml:6:"), "{e}");
+    insta::assert_snapshot!(e);
+}
