@@ -105,3 +105,79 @@ fn an_error_in_a_layer_points_into_that_layer() {
     assert!(e.contains("bad_row.toml:6:"), "{e}");
     insta::assert_snapshot!(e);
 }
+
+fn play(
+    rs: &fuba_engine::ruleset::Ruleset,
+    seed: u64,
+) -> (Vec<String>, fuba_engine::interp::Counters) {
+    use fuba_engine::agent::RandomAgent;
+    use fuba_engine::dice::SeededDice;
+    use fuba_engine::game::Match;
+    let mut m = Match::new(
+        rs,
+        seed,
+        Box::new(SeededDice::new(seed)),
+        Box::new(RandomAgent::new(seed, 0)),
+        Box::new(RandomAgent::new(seed, 1)),
+    )
+    .with_log();
+    m.play().unwrap_or_else(|e| panic!("{e}"));
+    let lines = m
+        .events()
+        .iter()
+        .filter_map(|e| fuba_engine::log::narrate(rs, e, false))
+        .collect();
+    (lines, m.interp.counters.clone())
+}
+
+/// A trigger attached by a layer to a hook of the edition fires and changes seeded
+/// matches, with no change to Rust.
+#[test]
+fn a_trigger_on_a_hook_changes_seeded_matches() {
+    let base = fuba_tests::edition("original");
+    let house = load_file(&root().join("rulesets/examples/home-advantage.toml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let trigger = house
+        .triggers
+        .iter()
+        .position(|t| t.name == "home_crowd")
+        .unwrap_or_else(|| panic!("no trigger"));
+    let mut fired = 0;
+    let mut changed = 0;
+    for seed in 1..=20 {
+        let (a, _) = play(&base, seed);
+        let (b, counters) = play(&house, seed);
+        fired += counters.triggers[trigger];
+        changed += usize::from(a != b);
+    }
+    assert!(fired > 0, "the trigger never fired in 20 matches");
+    assert!(changed > 0, "the trigger fired but no match changed");
+}
+
+/// Calls nested deeper than the limit stop the match with an error naming the chain, not
+/// a stack overflow.
+#[test]
+fn calls_nested_deeper_than_the_limit_are_an_error() {
+    use fuba_engine::agent::RandomAgent;
+    use fuba_engine::dice::SeededDice;
+    use fuba_engine::game::Match;
+    let rs = load_file(&fixture("deep_calls.toml")).unwrap_or_else(|e| panic!("{e}"));
+    let mut m = Match::new(
+        &rs,
+        1,
+        Box::new(SeededDice::new(1)),
+        Box::new(RandomAgent::new(1, 0)),
+        Box::new(RandomAgent::new(1, 1)),
+    );
+    let err = m.play().err().unwrap_or_else(|| panic!("the match ran"));
+    assert!(
+        err.message.contains("calls nested deeper than 32"),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.message.contains("procedures.p0 -> procedures.p1"),
+        "{}",
+        err.message
+    );
+}

@@ -8,7 +8,7 @@ use crate::interp::{Flow, Interp, RunError};
 use crate::ir::Loc;
 use crate::log::{Event, EventKind, LOG_VERSION, LogHeader};
 use crate::ruleset::Ruleset;
-use crate::state::MatchState;
+use crate::state::{Clock, MatchState};
 
 /// How a match ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +28,9 @@ pub struct Outcome {
     pub turns: Vec<u32>,
     /// How it ended.
     pub ending: Ending,
+    /// The clock when each half's turns began (after its start procedure) and when the
+    /// half ended, stoppage included.
+    pub clocks: Vec<[Clock; 2]>,
 }
 
 /// Where the match is, between stages: a callback can look at the state.
@@ -106,6 +109,7 @@ impl<'a> Match<'a> {
             }
         }
         let mut turns = Vec::new();
+        let mut clocks = Vec::new();
         let mut ending = Ending::FullTime;
         for half in 1..=rs.halves {
             self.interp.st.clock.half = half;
@@ -119,6 +123,7 @@ impl<'a> Match<'a> {
                 }
             }
             check(observe(&self.interp.st, rs))?;
+            let begun = self.interp.st.clock;
             let mut reason = "rules";
             'turns: loop {
                 if self.interp.st.turn >= rs.max_turns_per_half {
@@ -160,6 +165,7 @@ impl<'a> Match<'a> {
                 }
             }
             turns.push(self.interp.st.turn);
+            clocks.push([begun, self.interp.st.clock]);
             self.interp.stage = None;
             self.interp.emit_event(EventKind::HalfEnd {
                 reason: reason.into(),
@@ -171,6 +177,7 @@ impl<'a> Match<'a> {
             score,
             turns,
             ending,
+            clocks,
         })
     }
 

@@ -4,6 +4,7 @@
 //! Every node evaluated costs one operation; a stage that exceeds the budget, a `repeat`
 //! over the limit or calls nested too deep stop the match with an error naming the rule.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use fuba_grammar::ast::{AssignOp, Keep, Quant};
@@ -16,7 +17,7 @@ use crate::log::{Event, EventKind, ModRowLog, team_name, value_json};
 use crate::prims::Prim;
 use crate::ruleset::{Domain, Ruleset};
 use crate::state::{GONE, MatchState, OFF};
-use crate::value::{Dice, Move, MoveSet, Team, Value};
+use crate::value::{Dice, Move, MoveSet, Sym, Team, Value};
 
 /// Limits on running rules. All in one place.
 #[derive(Debug, Clone, Copy)]
@@ -87,7 +88,16 @@ pub struct Counters {
     pub dice: u32,
     /// Operations run (nodes evaluated).
     pub ops: u64,
+    /// Times the ball changed hands (`give_ball` to the other team).
+    pub control_changes: u32,
+    /// Labelled options picked, by decision name and label symbol.
+    pub arms: HashMap<(Sym, Sym), u32>,
 }
+
+/// Host stack that must remain before a nested call runs on the current stack.
+const STACK_RED_ZONE: usize = 256 * 1024;
+/// Size of each extra stack segment allocated when it does not.
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
 /// A callback given every event as it is logged.
 pub type EventHook<'a> = Box<dyn FnMut(&Ruleset, &Event) + 'a>;
@@ -163,6 +173,8 @@ impl<'a> Interp<'a> {
                 choices: 0,
                 dice: 0,
                 ops: 0,
+                control_changes: 0,
+                arms: HashMap::new(),
             },
             limits: Limits::default(),
             stack: Vec::with_capacity(256),
@@ -299,7 +311,11 @@ impl<'a> Interp<'a> {
         self.stack.resize(base + code.slots as usize, Value::None);
         self.depth += 1;
         self.units.push(unit);
-        let r = self.block(&code.body, base);
+        // Each nested call takes host stack; grow it on demand rather than trust the
+        // caller's thread to have enough (debug builds use far more stack per call).
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            self.block(&code.body, base)
+        });
         self.units.pop();
         self.depth -= 1;
         self.stack.truncate(base);
@@ -1025,6 +1041,9 @@ impl<'a> Interp<'a> {
         };
         let picked = opts[idx];
         self.counters.choices += 1;
+        if let Opt::Arm(_, label) = picked {
+            *self.counters.arms.entry((kind, label)).or_insert(0) += 1;
+        }
         if self.log.is_some() {
             self.emit_event(EventKind::Choice {
                 team: team_name(team).to_string(),
@@ -1327,6 +1346,26 @@ impl<'a> Interp<'a> {
                 });
                 Value::None
             }
+            Prim::TakeOff => {
+                let t = self.team(&args[0], base)?;
+                let a = self.area(&args[1], base)?;
+                let pc = &self.st.pieces[t as usize];
+                let pick = (1..pc.at.len())
+                    .filter(|i| pc.at[*i] == a)
+                    .min_by_key(|i| pc.moved & (1 << i) != 0);
+                let Some(i) = pick else {
+                    return Err(self.error(
+                        loc,
+                        format!("no field piece of the team in {}", board.name(a)),
+                    ));
+                };
+                self.st.put(t, i, OFF);
+                self.emit_event(EventKind::Remove {
+                    team: team_name(t).into(),
+                    area: board.name(a).into(),
+                });
+                Value::None
+            }
             Prim::Moves => {
                 let t = self.team(&args[0], base)?;
                 let from = self.area(&args[1], base)?;
@@ -1391,6 +1430,7 @@ impl<'a> Interp<'a> {
                 let t = self.team(&args[0], base)?;
                 if self.st.ball_owner != t {
                     self.st.ball_owner = t;
+                    self.counters.control_changes += 1;
                     self.emit_event(EventKind::Control {
                         team: team_name(t).into(),
                     });

@@ -15,6 +15,7 @@ pub mod dice;
 pub mod game;
 pub mod interp;
 pub mod ir;
+pub mod lint;
 pub mod log;
 pub mod prims;
 pub mod replay;

@@ -65,6 +65,7 @@ prims! {
     Place = "place"(Team, Area) -> None: "Places an unplaced field piece.";
     PlaceKeeper = "place_keeper"(Team, Area) -> None: "Places the goalkeeper.";
     RemovePiece = "remove_piece"(Team, Area) -> None: "Removes a field piece from the match for good.";
+    TakeOff = "take_off"(Team, Area) -> None: "Takes a field piece of the team in the area off the board for a while: it counts as unplaced (`unplaced`) until `place`d again.";
     ReturnPiece = "return_piece"(Team, Area) -> None: "Puts a field piece taken off by `remove_piece` back on the board, in the area (an error when the team has none off).";
     Moves = "moves"(Team, Area, Areas) -> Moves: "Moves of an unmoved field piece of the team from the area to each of the areas.";
     KeeperMoves = "keeper_moves"(Team, Areas) -> Moves: "Moves of the team's goalkeeper (if not moved) to each of the areas.";

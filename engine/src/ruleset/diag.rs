@@ -106,6 +106,8 @@ pub struct Diagnostic {
     pub rule: Option<String>,
     /// How to fix it.
     pub hint: Option<String>,
+    /// For a warning, the lint that raised it (`unused-procedure`; see `crate::lint`).
+    pub lint: Option<&'static str>,
 }
 
 impl Diagnostic {
@@ -118,6 +120,16 @@ impl Diagnostic {
             span: None,
             rule: None,
             hint: None,
+            lint: None,
+        }
+    }
+
+    /// A warning of the lint `lint`, with no place yet.
+    pub fn warning(lint: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            lint: Some(lint),
+            ..Diagnostic::error(message)
         }
     }
 
@@ -167,6 +179,7 @@ impl Diagnostic {
             "column": column,
             "rule": self.rule,
             "hint": self.hint,
+            "lint": self.lint,
         })
     }
 }
@@ -177,7 +190,10 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        writeln!(f, "{sev}: {}", self.message)?;
+        match self.lint {
+            Some(l) => writeln!(f, "{sev}[{l}]: {}", self.message)?,
+            None => writeln!(f, "{sev}: {}", self.message)?,
+        }
         if let (Some(file), Some((start, end))) = (&self.file, self.span) {
             let (line, col) = file.line_col(start);
             let (text, line_start) = file.line_at(start);

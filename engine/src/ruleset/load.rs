@@ -382,13 +382,15 @@ impl Resolver {
         self.proc_state[idx] = State::Compiling;
         self.stack.push(rs.procs[idx].name.clone());
         let params = rs.procs[idx].params.clone();
-        let result = {
+        // A procedure compiles the procedures it calls first, so compiling nests as deep as
+        // the longest chain of calls: grow the host stack on demand.
+        let result = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
             let mut c = Compiler::new(rs, p.unit, p.offset, self);
             for (n, t) in &params {
                 c.declare(n, *t);
             }
             c.body(&p.body)
-        };
+        });
         self.stack.pop();
         match result {
             Ok((code, ty)) => {
@@ -411,7 +413,9 @@ impl Resolver {
         let mut failed = false;
         for (ri, p) in rows.into_iter().enumerate() {
             let Some(p) = p else { continue };
-            let result = Compiler::new(rs, p.unit, p.offset, self).body(&p.body);
+            let result = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+                Compiler::new(rs, p.unit, p.offset, self).body(&p.body)
+            });
             match result {
                 Ok((code, t)) => {
                     rs.tables[idx].rows[ri].code = code;
@@ -623,6 +627,8 @@ fn build(
         narration: HashMap::new(),
         figures: Vec::new(),
         removed,
+        raw: Arc::default(),
+        warnings: Vec::new(),
     };
     if rs.name.is_empty() {
         errors.push(
@@ -1072,6 +1078,8 @@ fn build(
     errors.retain(|d| seen.insert((d.span, d.message.clone())));
     errors.sort_by_key(|d| d.span.map_or(0, |s| s.0));
     if errors.is_empty() {
+        rs.warnings = crate::lint::lint(&rs, &raw);
+        rs.raw = Arc::new(raw);
         Ok(rs)
     } else {
         Err(LoadErrors(errors))

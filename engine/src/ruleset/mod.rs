@@ -6,11 +6,12 @@ mod load;
 pub mod raw;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::board::Board;
 use crate::ir::{Code, Scope, VarRef};
 use crate::value::{Sym, Ty, Value};
-use diag::SourceFile;
+use diag::{Diagnostic, SourceFile};
 
 pub use load::{EditionLookup, load_file, load_file_with, load_str, load_str_with};
 
@@ -200,6 +201,12 @@ pub struct Ruleset {
     pub figures: Vec<(String, Vec<Sym>)>,
     /// Entries a layer removed (`procedures.NAME`...), with where it said so.
     pub removed: HashMap<String, (usize, usize)>,
+    /// The ruleset as written, every layer merged (spans are offsets into `file`): what
+    /// the lints point into and what `fuba rules diff` compares.
+    pub raw: Arc<raw::RawRuleset>,
+    /// Warnings of the lints ([`crate::lint`]): the ruleset works, but something in it is
+    /// likely a mistake (a procedure nothing runs, an option never offered, ...).
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Ruleset {

@@ -1,0 +1,757 @@
+//! Lints: warnings about a ruleset that loads and runs but is likely wrong. Each one is
+//! computed from the checked [`Ruleset`] (its compiled code, whose nodes know where they
+//! were written) and the merged file as written, and points at the place concerned.
+//!
+//! A lint never stops a ruleset from loading; `fuba rules check --deny warnings` makes
+//! them fail a check. [`LINTS`] lists them with what each one finds.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ir::{Block, Code, Loc, Node, NodeKind, Op, Pat, Stmt};
+use crate::prims::Prim;
+use crate::ruleset::diag::Diagnostic;
+use crate::ruleset::raw::RawRuleset;
+use crate::ruleset::{Domain, Ruleset};
+use crate::value::Value;
+
+/// Every lint: its name and what it finds.
+pub const LINTS: &[(&str, &str)] = &[
+    (
+        "unused-procedure",
+        "a procedure the match never runs: not reached from [match] start, half_start, turn or turn_end, nor from a trigger, a table row or a procedure that is",
+    ),
+    ("unused-table", "a table no rule the match runs looks up"),
+    (
+        "unreached-hook",
+        "a hook no rule the match runs reaches with `hook NAME(...)`",
+    ),
+    (
+        "trigger-never-fires",
+        "a trigger whose hook is never reached, or whose `when` is the literal `false`",
+    ),
+    (
+        "unreachable-row",
+        "a row of a labels table whose label no rule ever uses as a key",
+    ),
+    (
+        "unreachable-arm",
+        "a `match` arm after a `_` arm, or one matching only numbers the dice matched never show",
+    ),
+    (
+        "option-never-offered",
+        "a `choose` option or a modifier row whose `when` is the literal `false`",
+    ),
+    (
+        "out-of-range",
+        "a literal ball value outside [match] ball_values, a literal table key outside the table's dice or rows, a roll compared with a number it never shows",
+    ),
+];
+
+/// Something met while walking code.
+enum Item<'a> {
+    Stmt(&'a Stmt),
+    Node(&'a Node),
+}
+
+fn walk_block<'a>(b: &'a Block, f: &mut dyn FnMut(Item<'a>)) {
+    for s in &b.stmts {
+        f(Item::Stmt(s));
+        match s {
+            Stmt::Let(_, n) | Stmt::LetPair(_, _, n) | Stmt::SetLocal(_, _, n) | Stmt::Expr(n) => {
+                walk_node(n, f)
+            }
+            Stmt::SetVar(_, i, _, n, _) => {
+                if let Some(i) = i {
+                    walk_node(i, f);
+                }
+                walk_node(n, f);
+            }
+            Stmt::Repeat(n, b, _) | Stmt::For(_, n, b) => {
+                walk_node(n, f);
+                walk_block(b, f);
+            }
+            Stmt::Return(n) => {
+                if let Some(n) = n {
+                    walk_node(n, f);
+                }
+            }
+            Stmt::Emit(_, fields) => {
+                for (_, n) in fields.iter() {
+                    walk_node(n, f);
+                }
+            }
+            Stmt::Break => {}
+        }
+    }
+}
+
+fn walk_node<'a>(n: &'a Node, f: &mut dyn FnMut(Item<'a>)) {
+    f(Item::Node(n));
+    match &n.kind {
+        NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => {}
+        NodeKind::TeamVar(_, a)
+        | NodeKind::Table(_, a)
+        | NodeKind::MoveEnd(a, _)
+        | NodeKind::MoveKeeper(a)
+        | NodeKind::Not(a)
+        | NodeKind::Neg(a) => walk_node(a, f),
+        NodeKind::Prim(_, args)
+        | NodeKind::Call(_, args)
+        | NodeKind::Hook(_, args)
+        | NodeKind::AreaList(args)
+        | NodeKind::IntList(args) => {
+            for a in args.iter() {
+                walk_node(a, f);
+            }
+        }
+        NodeKind::ListIndex(a, b)
+        | NodeKind::And(a, b)
+        | NodeKind::Or(a, b)
+        | NodeKind::Bin(_, a, b) => {
+            walk_node(a, f);
+            walk_node(b, f);
+        }
+        NodeKind::If(c, b, o) => {
+            walk_node(c, f);
+            walk_block(b, f);
+            if let Some(o) = o {
+                walk_node(o, f);
+            }
+        }
+        NodeKind::Match(s, arms) => {
+            walk_node(s, f);
+            for (_, v) in arms.iter() {
+                walk_node(v, f);
+            }
+        }
+        NodeKind::ChooseFrom {
+            by,
+            options,
+            prefer,
+            ..
+        } => {
+            walk_node(by, f);
+            walk_node(options, f);
+            if let Some((_, p)) = prefer {
+                walk_node(p, f);
+            }
+        }
+        NodeKind::ChooseArms { by, arms, .. } => {
+            walk_node(by, f);
+            for a in arms.iter() {
+                if let Some(g) = &a.guard {
+                    walk_node(g, f);
+                }
+                if let Some(p) = &a.prefer {
+                    walk_node(p, f);
+                }
+                walk_node(&a.value, f);
+            }
+        }
+        NodeKind::Roll { by, .. } => {
+            if let Some(b) = by {
+                walk_node(b, f);
+            }
+        }
+        NodeKind::Modifiers { rows, .. } => {
+            for (_, v, w) in rows.iter() {
+                walk_node(v, f);
+                if let Some(w) = w {
+                    walk_node(w, f);
+                }
+            }
+        }
+        NodeKind::Quant(_, _, it, filter) => {
+            walk_node(it, f);
+            if let Some(x) = filter {
+                walk_node(x, f);
+            }
+        }
+        NodeKind::Block(b) => walk_block(b, f),
+    }
+}
+
+fn walk_code<'a>(c: &'a Code, f: &mut dyn FnMut(Item<'a>)) {
+    walk_block(&c.body, f);
+}
+
+fn span(l: Loc) -> (usize, usize) {
+    (l.start as usize, l.end as usize)
+}
+
+/// The text a node was written as.
+fn text(rs: &Ruleset, l: Loc) -> &str {
+    rs.file
+        .text
+        .get(l.start as usize..l.end as usize)
+        .unwrap_or("")
+}
+
+/// Where `[KIND.NAME]` is written (in the topmost layer that writes it), else `fallback`.
+fn header(rs: &Ruleset, kind: &str, name: &str, fallback: (usize, usize)) -> (usize, usize) {
+    for h in [format!("[{kind}.{name}]"), format!("[{kind}.\"{name}\"]")] {
+        if let Some(o) = rs.file.text.rfind(&h) {
+            return (o, o + h.len());
+        }
+    }
+    fallback
+}
+
+/// Where a table row's key is written: `"KEY"` on the line of its value.
+fn row_key(rs: &Ruleset, value: (usize, usize), key: &str) -> (usize, usize) {
+    let (line, start) = rs.file.line_at(value.0);
+    let quoted = format!("\"{key}\"");
+    match line.find(&quoted) {
+        Some(i) if start + i < value.0 => (start + i, start + i + quoted.len()),
+        _ => value,
+    }
+}
+
+/// The values a die expression shows: `roll d6` 1 to 6, `sum(roll 2d6)` 2 to 12.
+fn roll_range(n: &Node, locals: &HashMap<u16, (i64, i64)>) -> Option<(i64, i64)> {
+    match &n.kind {
+        NodeKind::Roll {
+            count, sides, keep, ..
+        } => {
+            let kept = keep.map_or(*count, |k| k.1);
+            (kept == 1).then_some((1, i64::from(*sides)))
+        }
+        NodeKind::Prim(Prim::Sum, args) => match args.first().map(|a| &a.kind) {
+            Some(NodeKind::Roll {
+                count, sides, keep, ..
+            }) => {
+                let kept = i64::from(keep.map_or(*count, |k| k.1));
+                Some((kept, kept * i64::from(*sides)))
+            }
+            _ => None,
+        },
+        NodeKind::Local(s) => locals.get(s).copied(),
+        _ => None,
+    }
+}
+
+/// Locals of a piece of code that only ever hold one roll's result: bound once by `let`
+/// to a roll (every binding of the slot the same kind of roll) and never set.
+fn roll_locals(c: &Code) -> HashMap<u16, (i64, i64)> {
+    let mut bound: HashMap<u16, Option<(i64, i64)>> = HashMap::new();
+    let empty = HashMap::new();
+    let spoil = |slot: u16, r: Option<(i64, i64)>, bound: &mut HashMap<_, _>| {
+        let e = bound.entry(slot).or_insert(r);
+        if *e != r {
+            *e = None;
+        }
+    };
+    walk_code(c, &mut |it| match it {
+        Item::Stmt(Stmt::Let(s, n)) => spoil(*s, roll_range(n, &empty), &mut bound),
+        Item::Stmt(Stmt::LetPair(a, b, _)) => {
+            spoil(*a, None, &mut bound);
+            spoil(*b, None, &mut bound);
+        }
+        Item::Stmt(Stmt::SetLocal(s, _, _) | Stmt::For(s, _, _)) => spoil(*s, None, &mut bound),
+        Item::Node(Node {
+            kind: NodeKind::Quant(_, s, _, _),
+            ..
+        })
+        | Item::Node(Node {
+            kind:
+                NodeKind::ChooseFrom {
+                    prefer: Some((s, _)),
+                    ..
+                },
+            ..
+        }) => spoil(*s, None, &mut bound),
+        _ => {}
+    });
+    bound
+        .into_iter()
+        .filter_map(|(s, r)| r.map(|r| (s, r)))
+        .collect()
+}
+
+fn dice_text(r: (i64, i64)) -> String {
+    format!("{} to {}", r.0, r.1)
+}
+
+/// Where the patterns of a `match` arm are written, between the end of what comes before
+/// the arm and the arm's `=>`.
+fn arm_patterns(rs: &Ruleset, prev_end: u32, value_start: u32) -> (usize, usize) {
+    let (a, b) = (prev_end as usize, value_start as usize);
+    let Some(region) = rs.file.text.get(a..b) else {
+        return (b, b);
+    };
+    let Some(arrow) = region.rfind("=>") else {
+        return (b, b);
+    };
+    let mut i = 0;
+    let bytes = region.as_bytes();
+    while i < arrow {
+        match bytes[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'{' => i += 1,
+            b'#' => {
+                while i < arrow && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    let pat = region[i..arrow].trim_end();
+    (a + i, a + i + pat.len())
+}
+
+/// Runs every lint over a loaded ruleset.
+pub fn lint(rs: &Ruleset, raw: &RawRuleset) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let file = &rs.file;
+    let rule_of = |l: Loc| {
+        rs.units
+            .get(l.unit as usize)
+            .map_or_else(String::new, |u| u.rule.clone())
+    };
+
+    // ---- every piece of code
+    let mut units: Vec<&Code> = Vec::new();
+    for p in &rs.procs {
+        units.push(&p.code);
+    }
+    for t in &rs.tables {
+        for r in &t.rows {
+            units.push(&r.code);
+        }
+    }
+    for t in &rs.triggers {
+        if let Some(w) = &t.when {
+            units.push(w);
+        }
+        units.push(&t.code);
+    }
+
+    // ---- what the match reaches
+    let mut proc_seen = vec![false; rs.procs.len()];
+    let mut table_seen = vec![false; rs.tables.len()];
+    let mut hook_seen = vec![false; rs.hooks.len()];
+    let mut trig_seen = vec![false; rs.triggers.len()];
+    let mut work: Vec<&Code> = Vec::new();
+    let roots = rs
+        .start
+        .iter()
+        .chain(rs.half_start.iter())
+        .chain(rs.stages.iter())
+        .chain(rs.turn_end.iter());
+    for &p in roots {
+        if !proc_seen[p as usize] {
+            proc_seen[p as usize] = true;
+            work.push(&rs.procs[p as usize].code);
+        }
+    }
+    while let Some(code) = work.pop() {
+        let mut found: Vec<&Code> = Vec::new();
+        walk_code(code, &mut |it| {
+            let Item::Node(n) = it else { return };
+            match &n.kind {
+                NodeKind::Call(p, _) => {
+                    let p = *p as usize;
+                    if !proc_seen[p] {
+                        proc_seen[p] = true;
+                        found.push(&rs.procs[p].code);
+                    }
+                }
+                NodeKind::Table(t, _) => {
+                    let t = *t as usize;
+                    if !table_seen[t] {
+                        table_seen[t] = true;
+                        found.extend(rs.tables[t].rows.iter().map(|r| &r.code));
+                    }
+                }
+                NodeKind::Hook(h, _) => {
+                    let h = *h as usize;
+                    if !hook_seen[h] {
+                        hook_seen[h] = true;
+                        for &ti in &rs.hooks[h].triggers {
+                            trig_seen[ti as usize] = true;
+                            let t = &rs.triggers[ti as usize];
+                            found.extend(t.when.iter());
+                            found.push(&t.code);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        });
+        work.extend(found);
+    }
+
+    for (i, p) in rs.procs.iter().enumerate() {
+        if proc_seen[i] {
+            continue;
+        }
+        let fallback = raw
+            .procedures
+            .get(&p.name)
+            .map_or((0, 0), |r| (r.body.span().start, r.body.span().start));
+        out.push(
+            Diagnostic::warning(
+                "unused-procedure",
+                format!("procedure `{}` is never run", p.name),
+            )
+            .at(file, header(rs, "procedures", &p.name, fallback))
+            .in_rule(format!("procedures.{}", p.name))
+            .hint("no stage of [match], no trigger and no procedure the match runs calls it; call it, or take it out (`remove = [\"procedures.NAME\"]` in a layer)"),
+        );
+    }
+    for (i, t) in rs.tables.iter().enumerate() {
+        if table_seen[i] {
+            continue;
+        }
+        out.push(
+            Diagnostic::warning(
+                "unused-table",
+                format!("table `{}` is never looked up", t.name),
+            )
+            .at(file, header(rs, "tables", &t.name, (0, 0)))
+            .in_rule(format!("tables.{}", t.name))
+            .hint(format!("no rule the match runs says `{}[...]`", t.name)),
+        );
+    }
+    for (i, h) in rs.hooks.iter().enumerate() {
+        if hook_seen[i] {
+            continue;
+        }
+        let also = if h.triggers.is_empty() {
+            String::from(" and nothing is attached to it")
+        } else {
+            format!(
+                ", so its trigger{} never fire{}",
+                if h.triggers.len() == 1 { "" } else { "s" },
+                if h.triggers.len() == 1 { "s" } else { "" }
+            )
+        };
+        out.push(
+            Diagnostic::warning(
+                "unreached-hook",
+                format!("hook `{}` is never reached{also}", h.name),
+            )
+            .at(file, header(rs, "hooks", &h.name, (0, 0)))
+            .in_rule(format!("hooks.{}", h.name))
+            .hint(format!(
+                "reach it with `hook {}(...)` in a procedure the match runs, or take it out",
+                h.name
+            )),
+        );
+    }
+    for (i, t) in rs.triggers.iter().enumerate() {
+        let hook_at = raw
+            .triggers
+            .get(&t.name)
+            .map_or((0, 0), |r| (r.hook.span().start, r.hook.span().end));
+        let hook = &rs.hooks[t.hook as usize].name;
+        if !trig_seen[i] {
+            out.push(
+                Diagnostic::warning(
+                    "trigger-never-fires",
+                    format!("trigger `{}` never fires: its hook `{hook}` is never reached", t.name),
+                )
+                .at(file, hook_at)
+                .in_rule(format!("triggers.{}", t.name))
+                .hint(format!("no rule the match runs says `hook {hook}(...)`; attach the trigger to a hook that is reached")),
+            );
+        } else if let Some(w) = &t.when {
+            if let [Stmt::Expr(n)] = &*w.body.stmts {
+                if is_literal_false(rs, n) {
+                    out.push(
+                        Diagnostic::warning(
+                            "trigger-never-fires",
+                            format!("trigger `{}` never fires: its condition is `false`", t.name),
+                        )
+                        .at(file, span(n.loc))
+                        .in_rule(format!("triggers.{}", t.name))
+                        .hint(
+                            "to switch a trigger off, take it out: `remove = [\"triggers.NAME\"]`",
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    // ---- labels tables: the keys written in code, and every string the code holds
+    let mut const_keys: HashMap<u16, HashSet<u32>> = HashMap::new();
+    let mut dynamic: HashSet<u16> = HashSet::new();
+    let mut strings: HashSet<u32> = HashSet::new();
+    for (_, v, _) in &rs.constants {
+        if let Value::Str(s) = v {
+            strings.insert(*s);
+        }
+    }
+    for v in rs.vars.iter().flatten() {
+        if let Value::Str(s) = v.init {
+            strings.insert(s);
+        }
+    }
+    for u in &units {
+        walk_code(u, &mut |it| {
+            let Item::Node(n) = it else { return };
+            match &n.kind {
+                NodeKind::Table(t, k) => match &k.kind {
+                    NodeKind::Const(Value::Str(s)) => {
+                        const_keys.entry(*t).or_default().insert(*s);
+                    }
+                    NodeKind::Const(_) => {}
+                    _ => {
+                        dynamic.insert(*t);
+                    }
+                },
+                NodeKind::Const(Value::Str(s)) => {
+                    strings.insert(*s);
+                }
+                NodeKind::ChooseArms { arms, .. } => {
+                    strings.extend(arms.iter().map(|a| a.label));
+                }
+                NodeKind::ChooseFrom { skip: Some(s), .. } => {
+                    strings.insert(*s);
+                }
+                _ => {}
+            }
+        });
+    }
+    for (ti, t) in rs.tables.iter().enumerate() {
+        if t.domain != Domain::Labels || !table_seen[ti] {
+            continue;
+        }
+        let ti = ti as u16;
+        let keys = const_keys.get(&ti);
+        for row in &t.rows {
+            let sym = rs.sym(&row.key);
+            let used = sym.is_some_and(|s| {
+                keys.is_some_and(|k| k.contains(&s))
+                    || dynamic.contains(&ti) && strings.contains(&s)
+            });
+            if used {
+                continue;
+            }
+            let value = raw
+                .tables
+                .get(&t.name)
+                .and_then(|rt| rt.rows.get(&row.key))
+                .map_or((0, 0), |r| (r.span().start, r.span().end));
+            out.push(
+                Diagnostic::warning(
+                    "unreachable-row",
+                    format!("row `{}` of table `{}` is never looked up", row.key, t.name),
+                )
+                .at(file, row_key(rs, value, &row.key))
+                .in_rule(format!("tables.{}[{}]", t.name, row.key))
+                .hint(format!(
+                    "no rule uses \"{}\" as a key of `{}`{}",
+                    row.key,
+                    t.name,
+                    if dynamic.contains(&ti) {
+                        " or holds it as a string"
+                    } else {
+                        ""
+                    }
+                )),
+            );
+        }
+    }
+
+    // ---- inside each piece of code
+    for u in &units {
+        let locals = roll_locals(u);
+        walk_code(u, &mut |it| {
+            let Item::Node(n) = it else { return };
+            match &n.kind {
+                NodeKind::Match(scrut, arms) => {
+                    let range = roll_range(scrut, &locals);
+                    let mut after_wild = false;
+                    for (i, (pats, value)) in arms.iter().enumerate() {
+                        let prev = if i == 0 {
+                            scrut.loc.end
+                        } else {
+                            arms[i - 1].1.loc.end
+                        };
+                        let at = arm_patterns(rs, prev, value.loc.start);
+                        if after_wild {
+                            out.push(
+                                Diagnostic::warning("unreachable-arm", "this arm is never reached: an arm before it matches anything (`_`)")
+                                    .at(file, at)
+                                    .in_rule(rule_of(value.loc))
+                                    .hint("put the `_` arm last"),
+                            );
+                            continue;
+                        }
+                        if let Some((lo, hi)) = range {
+                            let outside = pats.iter().all(|p| match p {
+                                Pat::Range(a, b) => *b < lo || *a > hi,
+                                _ => false,
+                            });
+                            if outside {
+                                out.push(
+                                    Diagnostic::warning(
+                                        "unreachable-arm",
+                                        format!(
+                                            "this arm is never reached: the dice matched show {}",
+                                            dice_text((lo, hi))
+                                        ),
+                                    )
+                                    .at(file, at)
+                                    .in_rule(rule_of(value.loc))
+                                    .hint("match only results the dice can show"),
+                                );
+                            }
+                        }
+                        if pats.iter().any(|p| *p == Pat::Any) {
+                            after_wild = true;
+                        }
+                    }
+                }
+                NodeKind::ChooseArms { arms, .. } => {
+                    for a in arms.iter() {
+                        if let Some(g) = &a.guard {
+                            if is_literal_false(rs, g) {
+                                out.push(
+                                    Diagnostic::warning("option-never-offered", format!("option \"{}\" is never offered: its condition is `false`", rs.symbol(a.label)))
+                                        .at(file, span(g.loc))
+                                        .in_rule(rule_of(g.loc))
+                                        .hint("take the option out, or give it a condition that can hold"),
+                                );
+                            }
+                        }
+                    }
+                }
+                NodeKind::Modifiers { rows, .. } => {
+                    for (label, _, w) in rows.iter() {
+                        if let Some(w) = w {
+                            if is_literal_false(rs, w) {
+                                out.push(
+                                    Diagnostic::warning("option-never-offered", format!("modifier \"{}\" never applies: its condition is `false`", rs.symbol(*label)))
+                                        .at(file, span(w.loc))
+                                        .in_rule(rule_of(w.loc))
+                                        .hint("take the row out, or give it a condition that can hold"),
+                                );
+                            }
+                        }
+                    }
+                }
+                NodeKind::Prim(Prim::SetBallValue, args) => {
+                    if let Some(a) = args.first() {
+                        if let NodeKind::Const(Value::Int(v)) = a.kind {
+                            let (lo, hi) = rs.ball_values;
+                            if v < lo || v > hi {
+                                // A constant: point at its value, where a layer sets it.
+                                let name = text(rs, a.loc).trim();
+                                let d = match raw.constants.get(name) {
+                                    Some(c) => Diagnostic::warning("out-of-range", format!("constant `{name}` = {v} is set as the ball value, outside [match] ball_values ({lo} to {hi})"))
+                                        .at(file, (c.span().start, c.span().end))
+                                        .in_rule(format!("constants.{name}"))
+                                        .hint(format!("`set_ball_value({name})` at {} ({}) stops the match with an error; use a value from {lo} to {hi}", rs.place(a.loc.start), rule_of(a.loc))),
+                                    None => Diagnostic::warning("out-of-range", format!("ball value {v} is outside [match] ball_values ({lo} to {hi})"))
+                                        .at(file, span(a.loc))
+                                        .in_rule(rule_of(a.loc))
+                                        .hint(format!("the match stops with an error when this runs; use a value from {lo} to {hi}, or widen ball_values")),
+                                };
+                                out.push(d);
+                            }
+                        }
+                    }
+                }
+                NodeKind::Table(t, k) => {
+                    let table = &rs.tables[*t as usize];
+                    let bad = match (&k.kind, table.domain) {
+                        (NodeKind::Const(Value::Int(v)), Domain::D6) => (!(1..=6).contains(v))
+                            .then(|| format!("key {v} is outside the results of d6 (1 to 6)")),
+                        (NodeKind::Const(Value::Int(v)), Domain::TwoD6) => (!(2..=12).contains(v))
+                            .then(|| format!("key {v} is outside the results of 2d6 (2 to 12)")),
+                        (NodeKind::Const(Value::Str(s)), Domain::Labels) => {
+                            (!table.labels.contains_key(s)).then(|| {
+                                format!("table `{}` has no row \"{}\"", table.name, rs.symbol(*s))
+                            })
+                        }
+                        _ => None,
+                    };
+                    if let Some(m) = bad {
+                        out.push(
+                            Diagnostic::warning("out-of-range", m)
+                                .at(file, span(k.loc))
+                                .in_rule(rule_of(k.loc))
+                                .hint(format!("the match stops with an error when this runs; the rows of `{}` are: {}", table.name, table.rows.iter().map(|r| r.key.as_str()).collect::<Vec<_>>().join(", "))),
+                        );
+                    }
+                }
+                NodeKind::Bin(op, l, r) => {
+                    let (range, v, op) = match (
+                        roll_range(l, &locals),
+                        roll_range(r, &locals),
+                        &l.kind,
+                        &r.kind,
+                    ) {
+                        (Some(rg), _, _, NodeKind::Const(Value::Int(v))) => (rg, *v, *op),
+                        (_, Some(rg), NodeKind::Const(Value::Int(v)), _) => (rg, *v, flip(*op)),
+                        _ => return,
+                    };
+                    let (lo, hi) = range;
+                    let never = match op {
+                        Op::Eq | Op::Ne => v < lo || v > hi,
+                        Op::Gt => v >= hi || v < lo,
+                        Op::Ge => v > hi || v < lo,
+                        Op::Lt => v <= lo || v > hi,
+                        Op::Le => v < lo || v > hi,
+                        _ => false,
+                    };
+                    if never {
+                        out.push(
+                            Diagnostic::warning(
+                                "out-of-range",
+                                format!(
+                                    "this comparison is always {}: the dice show {}",
+                                    always(op, v, range),
+                                    dice_text(range)
+                                ),
+                            )
+                            .at(file, span(n.loc))
+                            .in_rule(rule_of(n.loc))
+                            .hint(format!("compare with a result from {lo} to {hi}")),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        });
+    }
+
+    let mut seen = HashSet::new();
+    out.retain(|d| seen.insert((d.span, d.message.clone())));
+    out.sort_by_key(|d| d.span.map_or(0, |s| s.0));
+    out
+}
+
+/// `a < b` read from the other side.
+fn flip(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Gt,
+        Op::Gt => Op::Lt,
+        Op::Le => Op::Ge,
+        Op::Ge => Op::Le,
+        o => o,
+    }
+}
+
+/// Whether `roll OP v` is always true (else always false), for a comparison found constant.
+fn always(op: Op, v: i64, (lo, hi): (i64, i64)) -> &'static str {
+    let t = match op {
+        Op::Eq => false,
+        Op::Ne => true,
+        Op::Gt => v < lo,
+        Op::Ge => v <= lo,
+        Op::Lt => v > hi,
+        Op::Le => v >= hi,
+        _ => false,
+    };
+    if t { "true" } else { "false" }
+}
+
+/// Whether a condition is written as the literal `false` (a constant that happens to be
+/// false is a setting, not a mistake).
+fn is_literal_false(rs: &Ruleset, n: &Node) -> bool {
+    matches!(n.kind, NodeKind::Const(Value::Bool(false))) && text(rs, n.loc).trim() == "false"
+}
