@@ -156,6 +156,8 @@ pub struct Board {
     /// `behind[side][a]`: areas than which `a` is closer to the goal line attacked by the
     /// team defending `side`.
     behind: [Vec<AreaSet>; 2],
+    /// Areas from the lowest to the highest, for the team defending each side.
+    low_order: [Vec<AreaId>; 2],
     /// Named area sets per side (`box`, `corner`, `kickoff`...).
     pub marks: BTreeMap<String, [AreaSet; 2]>,
     /// Named per-area numbers, as seen by the team attacking north.
@@ -188,6 +190,14 @@ pub struct BoardSpec {
     pub marks: Vec<(String, Vec<String>, Vec<String>)>,
     /// Numbers: name, (area name, value) as seen attacking north.
     pub numbers: Vec<(String, Vec<(String, i64)>)>,
+}
+
+/// The rank of an area counted from the goal line of `side`: (far edge, near edge).
+fn lowness(ar: &Area, side: Side) -> (i32, i32) {
+    match side {
+        Side::South => (ar.to, ar.from),
+        Side::North => (-ar.from, -ar.to),
+    }
 }
 
 impl Board {
@@ -324,6 +334,14 @@ impl Board {
                 }
             }
         }
+        let mut low_order: [Vec<AreaId>; 2] =
+            [(0..n as AreaId).collect(), (0..n as AreaId).collect()];
+        for (side, order) in [Side::South, Side::North]
+            .into_iter()
+            .zip(low_order.iter_mut())
+        {
+            order.sort_by_key(|a| (lowness(&areas[*a as usize], side), *a));
+        }
         let mut marks = BTreeMap::new();
         for (name, south, north) in &spec.marks {
             let mut sets = [AreaSet::EMPTY; 2];
@@ -355,6 +373,7 @@ impl Board {
             closer,
             same_level,
             behind,
+            low_order,
             marks,
             numbers,
         })
@@ -478,11 +497,13 @@ impl Board {
     /// The rank of `a` counted from the goal line of `side`: (far edge, near edge),
     /// smaller is lower.
     pub fn lowness(&self, a: AreaId, side: Side) -> (i32, i32) {
-        let ar = &self.areas[a as usize];
-        match side {
-            Side::South => (ar.to, ar.from),
-            Side::North => (-ar.from, -ar.to),
-        }
+        lowness(&self.areas[a as usize], side)
+    }
+
+    /// Every area, from the lowest to the highest for the team defending `side` (ties by
+    /// index).
+    pub fn low_order(&self, side: Side) -> &[AreaId] {
+        &self.low_order[side.index()]
     }
 
     /// The zone name of `a` for the team defending `side`.

@@ -164,16 +164,18 @@ impl MatchState {
         p.at[i] = to;
     }
 
-    /// The areas of the team's pieces sorted from its own goal line.
+    /// The area of the team's `n`-th lowest piece (1-based), counted from its own goal
+    /// line, goalkeeper included.
     pub fn lowest(&self, board: &Board, team: Team, n: usize) -> Option<AreaId> {
-        let side = Self::side(team);
-        let mut areas: Vec<AreaId> = self.pieces[team as usize]
-            .at
-            .iter()
-            .copied()
-            .filter(|a| *a < GONE)
-            .collect();
-        areas.sort_by_key(|a| (board.lowness(*a, side), *a));
-        areas.get(n.checked_sub(1)?).copied()
+        let mut left = n.checked_sub(1)?;
+        let counts = &self.pieces[team as usize].count;
+        for &a in board.low_order(Self::side(team)) {
+            let c = counts[a as usize] as usize;
+            if left < c {
+                return Some(a);
+            }
+            left -= c;
+        }
+        None
     }
 }
