@@ -12,12 +12,18 @@ use crate::{CliError, CliResult, Format, editions};
 /// `fuba rules ...`.
 #[derive(Subcommand, Debug)]
 pub enum RulesCommand {
-    /// Load and check ruleset files: every reference resolved, every rule type-checked.
+    /// Load and check ruleset files: every reference resolved, every rule type-checked,
+    /// then linted.
     ///
     /// Prints `ok: PATH (ruleset NAME)` for each good file on stdout, and the diagnostics of
-    /// each bad one on stderr: file:line:col, the line with a caret under the problem, and
-    /// a hint. With `--format json`, stdout gets one JSON array of every diagnostic instead.
-    /// A built-in edition's name (original) checks the copy built into `fuba`.
+    /// each file on stderr: file:line:col, the line with a caret under the problem, and a
+    /// hint. Errors make a ruleset unusable; warnings (lints) point at what is likely a
+    /// mistake: a procedure, table or hook nothing reaches, a trigger that never fires, a
+    /// labels-table row no rule looks up, a `match` arm never reached, an option offered
+    /// `when false`, a number outside what it can be. With `--format json`, stdout gets one
+    /// JSON array of every diagnostic instead (`severity` is "error" or "warning", `lint`
+    /// names the lint). A built-in edition's name (original) checks the copy built into
+    /// `fuba`.
     #[command(after_long_help = CHECK_EXAMPLES)]
     Check {
         /// Ruleset files (or built-in edition names).
@@ -26,6 +32,9 @@ pub enum RulesCommand {
         /// `table`: ok lines and readable diagnostics; `json`: an array of diagnostics.
         #[arg(long, short, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// `--deny warnings`: a ruleset with warnings fails the check (exit 1).
+        #[arg(long, value_enum, value_name = "WHAT")]
+        deny: Option<Deny>,
     },
     /// Print every engine primitive (name, parameter types, result type, what it does)
     /// as a Markdown table: the source of docs/primitives.md.
@@ -39,7 +48,10 @@ Examples:
   fuba rules check rulesets/*.toml my-house-rules.toml
   fuba rules check --format json broken.toml | jq '.[].message'
 
-Exit codes: 0 every file is a valid ruleset; 1 at least one has errors; 2 usage error.";
+  fuba rules check --deny warnings rulesets/examples/*.toml
+
+Exit codes: 0 every file is a valid ruleset (warnings allowed); 1 at least one has errors,
+or warnings under --deny warnings; 2 usage error.";
 
 const PRIMITIVES_EXAMPLES: &str = "\
 Examples:
@@ -50,7 +62,11 @@ Exit codes: 0 success; 2 usage error.";
 /// Runs `fuba rules ...`.
 pub fn run(c: RulesCommand) -> CliResult {
     match c {
-        RulesCommand::Check { paths, format } => check(&paths, format),
+        RulesCommand::Check {
+            paths,
+            format,
+            deny,
+        } => check(&paths, format, deny.is_some()),
         RulesCommand::Primitives => primitives(),
     }
 }
@@ -62,15 +78,62 @@ fn load_any(arg: &str) -> Result<fuba_engine::ruleset::Ruleset, LoadErrors> {
     }
 }
 
-fn check(paths: &[String], format: Format) -> CliResult {
+/// What `--deny` makes fail a check.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deny {
+    /// Warnings (lints) fail the check.
+    Warnings,
+}
+
+fn json_diag(d: &fuba_engine::ruleset::diag::Diagnostic, p: &str) -> serde_json::Value {
+    let mut j = d.to_json();
+    if let Some(obj) = j.as_object_mut() {
+        if obj.get("file").is_none_or(serde_json::Value::is_null) {
+            obj.insert("file".into(), p.into());
+        }
+    }
+    j
+}
+
+fn check(paths: &[String], format: Format, deny_warnings: bool) -> CliResult {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut failed = 0usize;
     let mut all = Vec::new();
     for p in paths {
         match load_any(p) {
             Ok(rs) => {
-                if format == Format::Table {
-                    writeln!(out, "ok: {p} (ruleset {})", rs.name)?;
+                let w = rs.warnings.len();
+                match format {
+                    Format::Table => {
+                        if w > 0 {
+                            out.flush()?;
+                            for d in &rs.warnings {
+                                note!("{d}");
+                            }
+                        }
+                        if w > 0 && deny_warnings {
+                            failed += 1;
+                            note!(
+                                "failed: {p} ({w} warning{}, denied by --deny warnings)\n",
+                                plural(w)
+                            );
+                        } else if w > 0 {
+                            writeln!(
+                                out,
+                                "ok: {p} (ruleset {}), {w} warning{}",
+                                rs.name,
+                                plural(w)
+                            )?;
+                        } else {
+                            writeln!(out, "ok: {p} (ruleset {})", rs.name)?;
+                        }
+                    }
+                    Format::Json => {
+                        all.extend(rs.warnings.iter().map(|d| json_diag(d, p)));
+                        if w > 0 && deny_warnings {
+                            failed += 1;
+                        }
+                    }
                 }
             }
             Err(e) => {
@@ -81,17 +144,7 @@ fn check(paths: &[String], format: Format) -> CliResult {
                         note_raw!("{e}");
                         note!("failed: {p} ({} error{})\n", e.0.len(), plural(e.0.len()));
                     }
-                    Format::Json => {
-                        for d in &e.0 {
-                            let mut j = d.to_json();
-                            if let Some(obj) = j.as_object_mut() {
-                                if obj.get("file").is_none_or(serde_json::Value::is_null) {
-                                    obj.insert("file".into(), p.clone().into());
-                                }
-                            }
-                            all.push(j);
-                        }
-                    }
+                    Format::Json => all.extend(e.0.iter().map(|d| json_diag(d, p))),
                 }
             }
         }

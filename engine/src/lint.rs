@@ -600,7 +600,7 @@ pub fn lint(rs: &Ruleset, raw: &RawRuleset) -> Vec<Diagnostic> {
                                 );
                             }
                         }
-                        if pats.iter().any(|p| *p == Pat::Any) {
+                        if pats.contains(&Pat::Any) {
                             after_wild = true;
                         }
                     }

@@ -2,6 +2,9 @@
 //! reported with its file, line and column; the first error in a piece of code stops
 //! that piece, but the other pieces are still checked so one run shows them all.
 
+// A diagnostic is large, but it only travels while a ruleset loads (as in compile.rs).
+#![allow(clippy::result_large_err)]
+
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
