@@ -19,7 +19,7 @@ pub struct Edition {
     pub text: &'static str,
 }
 
-/// Every built-in edition (2015 and 2024 will join the original here).
+/// Every built-in edition.
 pub const EDITIONS: &[Edition] = &[
     Edition {
         name: "original",
@@ -30,6 +30,11 @@ pub const EDITIONS: &[Edition] = &[
         name: "2015",
         file: "rulesets/2015.toml",
         text: include_str!("../../rulesets/2015.toml"),
+    },
+    Edition {
+        name: "2024",
+        file: "rulesets/2024.toml",
+        text: include_str!("../../rulesets/2024.toml"),
     },
 ];
 
