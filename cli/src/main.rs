@@ -19,13 +19,18 @@ macro_rules! note_raw {
     }};
 }
 
+mod compare;
 mod editions;
 mod human;
+mod merge;
+mod odds;
 mod play;
 mod replay;
+mod report;
 mod rules;
 mod scenario;
 mod simulate;
+mod stats;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -86,6 +91,15 @@ enum Command {
     /// Play many matches and print figures: goals, results, shots, turns, speed.
     #[command(long_about = SIMULATE_ABOUT, after_long_help = SIMULATE_EXAMPLES)]
     Simulate(simulate::SimulateArgs),
+    /// Add up the JSON results of the shards of a batch (`simulate --shard K/N`).
+    #[command(after_long_help = MERGE_EXAMPLES)]
+    Merge(merge::MergeArgs),
+    /// The same matches under two or more rulesets: figures side by side, with tests.
+    #[command(after_long_help = COMPARE_EXAMPLES)]
+    Compare(compare::CompareArgs),
+    /// Exact probabilities of the dice tables and checks, by enumeration.
+    #[command(after_long_help = ODDS_EXAMPLES)]
+    Odds(odds::OddsArgs),
     /// Play a recorded match again and show the first event that differs.
     #[command(long_about = REPLAY_ABOUT, after_long_help = REPLAY_EXAMPLES)]
     Replay(replay::ReplayArgs),
@@ -150,6 +164,31 @@ Examples:
 
 Exit codes: 0 every match was played; 1 the ruleset has errors or a match failed; 2 usage
 error.";
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  fuba simulate --games 100000 --seed 7 --shard 1/2 --format json --out a.json
+  fuba simulate --games 100000 --seed 7 --shard 2/2 --format json --out b.json
+  fuba merge a.json b.json                 # the figures of all 100000 matches
+  fuba merge a.json b.json --format json --report batch.html
+
+Exit codes: 0 merged; 1 a file cannot be read, is not of the same batch, or holds a shard
+twice; 2 usage error.";
+
+const COMPARE_EXAMPLES: &str = "\
+Examples:
+  fuba compare original rulesets/examples/home-advantage.toml --games 20000 --seed 1
+  fuba compare original 2015 --games 5000 --format json | jq '.figures[] | select(.differences[0].significant)'
+  fuba compare original my-rules.toml --games 10000 --report compare.html
+
+Exit codes: 0 compared; 1 a ruleset has errors; 2 usage error.";
+
+const ODDS_EXAMPLES: &str = "\
+Examples:
+  fuba odds original
+  fuba odds rulesets/2024.toml --format json | jq '.tables[].rows[] | {key, p}'
+
+Exit codes: 0 printed; 1 the ruleset has errors; 2 usage error.";
 
 const REPLAY_ABOUT: &str = "\
 Play a recorded match again and show the first event that differs.
@@ -312,6 +351,9 @@ fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Play(a) => play::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Merge(a) => merge::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Odds(a) => odds::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Scenario(a) => scenario::run(a),
         Command::Rules(r) => rules::run(r),

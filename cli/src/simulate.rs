@@ -1,23 +1,63 @@
 //! `fuba simulate`: many matches, figures.
 //!
-//! Every figure is summed as integers (sums and sums of squares), so adding up the matches
-//! in any order, on any number of threads, gives exactly the same figures. Failed matches
-//! are sorted by index before they are reported.
+//! Every figure is tallied as integers (sums and sums of squares, counts), so adding up
+//! the matches in any order, on any number of threads or machines, gives exactly the same
+//! figures (see [`crate::stats`]). A batch can be split into shards (`--shard K/N`) whose
+//! JSON results `fuba merge` adds up into the whole batch's.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use fuba_engine::dice::{SeededDice, splitmix64};
-use fuba_engine::game::{Ending, Match};
-use fuba_engine::interp::RunError;
+use fuba_engine::game::Match;
 use fuba_engine::ruleset::Ruleset;
 use indexmap::IndexMap;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::{AgentKind, CliError, CliResult, Format, load_rules, make_agent, seed_or_clock};
+use crate::stats::{self, Batch, Figure, Kind, Tally};
+use crate::{AgentKind, CliError, CliResult, load_rules, make_agent, seed_or_clock};
+
+/// `--format` of the figure commands.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum StatsFormat {
+    /// Text for people.
+    #[default]
+    Table,
+    /// JSON for programs (with "schema": 1 and the exact tallies `fuba merge` adds up).
+    Json,
+    /// One line per figure, comma-separated, with a header line.
+    Csv,
+}
+
+/// `--shard K/N`: the K-th (1-based) of N slices of the batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, 1-based.
+    pub k: u64,
+    /// How many slices.
+    pub n: u64,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if k == 0 || n == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
 
 /// Options of `fuba simulate`.
 #[derive(Args, Debug)]
@@ -31,7 +71,7 @@ pub struct SimulateArgs {
         env = "FUBA_RULES"
     )]
     pub rules: String,
-    /// How many matches to play.
+    /// How many matches to play (the whole batch, when split into shards).
     #[arg(long, short = 'n', value_name = "N", default_value_t = 1000)]
     pub games: u64,
     /// The batch seed S; match i is played with seed splitmix64(splitmix64(S) XOR i).
@@ -44,9 +84,22 @@ pub struct SimulateArgs {
     /// Who plays the away team (random or heuristic).
     #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
     pub away: AgentKind,
-    /// How to print the figures: `table` for people, `json` (with "schema": 1) for programs.
-    #[arg(long, short, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    /// Play only slice K of N of the batch: the matches whose index i has i mod N = K-1.
+    /// Give every shard the same --seed and --games; `fuba merge` adds the JSON results up.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// How to print the figures.
+    #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]
+    pub format: StatsFormat,
+    /// Write the figures to FILE instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Also write a self-contained HTML page with charts (goals, figures, rules coverage).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// List how often every table row, procedure, trigger and option ran (table format).
+    #[arg(long)]
+    pub coverage: bool,
     /// Threads to play on. Default: one per CPU. The figures do not depend on it.
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -57,171 +110,45 @@ pub fn match_seed(batch: u64, index: u64) -> u64 {
     splitmix64(splitmix64(batch) ^ index)
 }
 
-/// Count, sum and sum of squares of an integer per match, exactly.
-#[derive(Debug, Clone, Copy, Default)]
-struct Moments {
-    n: u64,
-    sum: i128,
-    sumsq: i128,
+/// How a batch is played.
+pub struct Plan {
+    /// Home and away agents.
+    pub home: AgentKind,
+    /// The away agent.
+    pub away: AgentKind,
+    /// Worker threads (None: one per CPU).
+    pub jobs: Option<u16>,
+    /// Show a progress bar on a terminal.
+    pub progress: bool,
 }
 
-impl Moments {
-    fn add(&mut self, x: i64) {
-        self.n += 1;
-        self.sum += i128::from(x);
-        self.sumsq += i128::from(x) * i128::from(x);
-    }
-    fn merge(&mut self, o: &Moments) {
-        self.n += o.n;
-        self.sum += o.sum;
-        self.sumsq += o.sumsq;
-    }
-    fn mean(&self) -> f64 {
-        if self.n == 0 {
-            f64::NAN
-        } else {
-            self.sum as f64 / self.n as f64
-        }
-    }
-    /// Sample standard deviation.
-    fn sd(&self) -> f64 {
-        if self.n < 2 {
-            return 0.0;
-        }
-        let n = i128::from(self.n);
-        let num = n * self.sumsq - self.sum * self.sum;
-        (num as f64 / (n * (n - 1)) as f64).max(0.0).sqrt()
-    }
-    /// Half the width of the 95% confidence interval of the mean.
-    fn ci95(&self) -> f64 {
-        if self.n == 0 {
-            f64::NAN
-        } else {
-            1.96 * self.sd() / (self.n as f64).sqrt()
-        }
-    }
+/// A played batch: the tally, the seconds it took and on how many threads.
+pub struct Played {
+    /// The tally.
+    pub tally: Tally,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Threads used.
+    pub jobs: usize,
+    /// Matches played (this shard).
+    pub played: u64,
 }
 
-/// Figures over a batch of matches.
-#[derive(Debug, Clone, Default)]
-struct Acc {
-    goals: Moments,
-    home_goals: Moments,
-    away_goals: Moments,
-    home_wins: u64,
-    away_wins: u64,
-    draws: u64,
-    /// Per figure of the ruleset, in its order.
-    figures: Vec<Moments>,
-    /// Turns per half, by half.
-    turns: Vec<Moments>,
-    runaways: u64,
-    /// Failed matches: index, seed, error.
-    errors: Vec<(u64, u64, RunError)>,
-}
-
-impl Acc {
-    fn new(figures: usize) -> Self {
-        Acc {
-            figures: vec![Moments::default(); figures],
-            ..Acc::default()
-        }
-    }
-
-    fn merge(mut self, o: Acc) -> Acc {
-        self.goals.merge(&o.goals);
-        self.home_goals.merge(&o.home_goals);
-        self.away_goals.merge(&o.away_goals);
-        self.home_wins += o.home_wins;
-        self.away_wins += o.away_wins;
-        self.draws += o.draws;
-        for (a, b) in self.figures.iter_mut().zip(&o.figures) {
-            a.merge(b);
-        }
-        if self.turns.len() < o.turns.len() {
-            self.turns.resize(o.turns.len(), Moments::default());
-        }
-        for (a, b) in self.turns.iter_mut().zip(&o.turns) {
-            a.merge(b);
-        }
-        self.runaways += o.runaways;
-        self.errors.extend(o.errors);
-        self
-    }
-
-    fn games(&self) -> u64 {
-        self.goals.n
-    }
-}
-
-/// Plays match `index` of the batch and adds it to `acc`.
-fn play_one(rs: &Ruleset, a: &SimulateArgs, batch: u64, index: u64, mut acc: Acc) -> Acc {
-    let seed = match_seed(batch, index);
-    let home = make_agent(a.home, seed, 0);
-    let away = make_agent(a.away, seed, 1);
-    let mut m = Match::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
-    match m.play() {
-        Ok(o) => {
-            let [h, w] = o.score;
-            acc.goals.add(h + w);
-            acc.home_goals.add(h);
-            acc.away_goals.add(w);
-            match h.cmp(&w) {
-                std::cmp::Ordering::Greater => acc.home_wins += 1,
-                std::cmp::Ordering::Less => acc.away_wins += 1,
-                std::cmp::Ordering::Equal => acc.draws += 1,
-            }
-            let emits = &m.interp.counters.emits;
-            for (f, (_, kinds)) in acc.figures.iter_mut().zip(&rs.figures) {
-                let n: i64 = kinds
-                    .iter()
-                    .map(|k| i64::from(emits.get(*k as usize).copied().unwrap_or(0)))
-                    .sum();
-                f.add(n);
-            }
-            if acc.turns.len() < o.turns.len() {
-                acc.turns.resize(o.turns.len(), Moments::default());
-            }
-            for (t, n) in acc.turns.iter_mut().zip(&o.turns) {
-                t.add(i64::from(*n));
-            }
-            if o.ending == Ending::Runaway {
-                acc.runaways += 1;
-            }
-        }
-        Err(e) => acc.errors.push((index, seed, e)),
-    }
-    acc
-}
-
-fn share(k: u64, n: u64) -> f64 {
-    if n == 0 {
-        f64::NAN
-    } else {
-        k as f64 / n as f64
-    }
-}
-
-/// Runs `fuba simulate`.
-pub fn run(a: SimulateArgs) -> CliResult {
-    if a.home == AgentKind::Human || a.away == AgentKind::Human {
-        return Err(CliError::Usage(
-            "simulate plays without anyone at the terminal: use random or heuristic players (`fuba play` takes human)".into(),
-        ));
-    }
-    let rs = load_rules(&a.rules)?;
-    let batch = seed_or_clock(a.seed);
+/// Plays the matches of `batch` (its shards) on a thread pool.
+pub fn play_batch(rs: &Ruleset, batch: Batch, plan: &Plan) -> Result<Played, CliError> {
     let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(j) = a.jobs {
+    if let Some(j) = plan.jobs {
         pool = pool.num_threads(usize::from(j));
     }
     let pool = pool
         .build()
         .map_err(|e| CliError::Failure(format!("cannot start the worker threads: {e}")))?;
     let jobs = pool.current_num_threads();
+    let (k, n) = (batch.shards[0], batch.shard_count);
+    let total = Batch::indices(batch.games, k, n).count() as u64;
 
-    let bar = if io::stderr().is_terminal() {
-        let b = ProgressBar::new(a.games);
+    let bar = if plan.progress && io::stderr().is_terminal() {
+        let b = ProgressBar::new(total);
         if let Ok(style) = ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} matches ({per_sec}, {eta} left)",
         ) {
@@ -232,64 +159,164 @@ pub fn run(a: SimulateArgs) -> CliResult {
         ProgressBar::hidden()
     };
 
-    // The ruleset is shared by every worker; each takes the next match index until the
-    // batch is done.
-    let nfig = rs.figures.len();
+    // The ruleset is shared by every worker; each takes the next match until the batch is
+    // done. Match j of the shard is match k-1 + j*n of the batch.
     let next = AtomicU64::new(0);
     let start = Instant::now();
-    let shared = &rs;
+    let seed = batch.seed;
+    let empty = Tally::new(rs, batch);
     let parts = pool.broadcast(|_| {
-        let mut acc = Acc::new(nfig);
+        let mut acc = empty.clone();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= a.games {
+            let j = next.fetch_add(1, Ordering::Relaxed);
+            if j >= total {
                 return acc;
             }
-            acc = play_one(shared, &a, batch, i, acc);
+            let index = k - 1 + j * n;
+            play_one(rs, plan, seed, index, &mut acc);
             bar.inc(1);
         }
     });
-    let mut acc = Acc::new(nfig);
+    let mut tally = empty;
     for p in parts {
-        acc = acc.merge(p);
+        tally.absorb(p);
     }
+    tally.finish(rs);
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    acc.errors.sort_by_key(|e| e.0);
+    Ok(Played {
+        tally,
+        seconds,
+        jobs,
+        played: total,
+    })
+}
 
-    let mut out = BufWriter::new(io::stdout().lock());
-    match a.format {
-        Format::Json => {
-            let text = to_json(&rs, &a, batch, &acc, seconds, jobs)?;
-            writeln!(out, "{text}")?;
-        }
-        Format::Table => write_table(&mut out, &rs, &a, batch, &acc, seconds, jobs)?,
+/// Plays match `index` of the batch and adds it to `acc`.
+fn play_one(rs: &Ruleset, plan: &Plan, batch: u64, index: u64, acc: &mut Tally) {
+    let seed = match_seed(batch, index);
+    let home = make_agent(plan.home, seed, 0);
+    let away = make_agent(plan.away, seed, 1);
+    let mut m = Match::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
+    match m.play() {
+        Ok(o) => acc.add_match(rs, &o, &m.interp.counters),
+        Err(e) => acc.add_failure(index, seed, e.to_string()),
     }
-    out.flush()?;
+}
 
-    if acc.errors.is_empty() {
+/// Checks that neither player is a human.
+pub fn machine_players(home: AgentKind, away: AgentKind) -> CliResult {
+    if home == AgentKind::Human || away == AgentKind::Human {
+        return Err(CliError::Usage(
+            "simulate plays without anyone at the terminal: use random or heuristic players (`fuba play` takes human)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `fuba simulate`.
+pub fn run(a: SimulateArgs) -> CliResult {
+    machine_players(a.home, a.away)?;
+    let rs = load_rules(&a.rules)?;
+    let seed = seed_or_clock(a.seed);
+    let shard = a.shard.unwrap_or(Shard { k: 1, n: 1 });
+    let batch = Batch {
+        ruleset: rs.name.clone(),
+        title: rs.title.clone(),
+        fingerprint: rs.fingerprint.clone(),
+        seed,
+        home: a.home.label().into(),
+        away: a.away.label().into(),
+        games: a.games,
+        shard_count: shard.n,
+        shards: vec![shard.k],
+    };
+    let plan = Plan {
+        home: a.home,
+        away: a.away,
+        jobs: a.jobs,
+        progress: true,
+    };
+    let played = play_batch(&rs, batch, &plan)?;
+    let timing = Timing {
+        seconds: stats::num(played.seconds),
+        matches_per_second: stats::num(played.played as f64 / played.seconds),
+        jobs: played.jobs,
+    };
+    emit(
+        &played.tally,
+        Some(timing),
+        a.format,
+        a.out.as_ref(),
+        a.coverage,
+    )?;
+    if let Some(path) = &a.report {
+        crate::report::write_simulation(path, &played.tally)?;
+    }
+    failures(&played.tally, &a.rules)
+}
+
+/// Reports failed matches on stderr; an error when there were any.
+pub fn failures(t: &Tally, rules: &str) -> CliResult {
+    if t.failures.is_empty() {
         return Ok(());
     }
-    for (i, seed, e) in &acc.errors {
+    for f in &t.failures {
         note!(
-            "error: match {i} (seed {seed}; replay with `fuba play --rules {} --seed {seed}`) failed: {e}",
-            a.rules
+            "error: match {} (seed {}; replay with `fuba play --rules {rules} --seed {}`) failed: {}",
+            f.index,
+            f.seed,
+            f.seed,
+            f.error
         );
     }
     Err(CliError::Failure(format!(
         "{} of {} matches failed",
-        acc.errors.len(),
-        a.games
+        t.failures.len(),
+        t.games + t.failures.len() as u64
     )))
 }
 
-fn shots_index(rs: &Ruleset) -> Option<usize> {
-    rs.figures.iter().position(|(name, _)| name == "shots")
+/// Opens `--out FILE` or stdout.
+pub fn output(out: Option<&PathBuf>) -> Result<Box<dyn Write>, CliError> {
+    Ok(match out {
+        Some(p) => Box::new(BufWriter::new(std::fs::File::create(p).map_err(|e| {
+            CliError::Failure(format!("cannot write {}: {e}", p.display()))
+        })?)),
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+    })
 }
 
-fn conversion(acc: &Acc, shots: Option<usize>) -> Option<f64> {
-    let s = acc.figures.get(shots?)?.sum;
-    (s > 0).then(|| acc.goals.sum as f64 / s as f64)
+/// Writes a tally's figures in the chosen format.
+pub fn emit(
+    t: &Tally,
+    timing: Option<Timing>,
+    format: StatsFormat,
+    out: Option<&PathBuf>,
+    coverage: bool,
+) -> CliResult {
+    let mut w = output(out)?;
+    match format {
+        StatsFormat::Json => {
+            let text = to_json(t, timing)?;
+            writeln!(w, "{text}")?;
+        }
+        StatsFormat::Csv => write_csv(&mut w, t)?,
+        StatsFormat::Table => write_table(&mut w, t, timing.as_ref(), coverage)?,
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// How long a batch took.
+#[derive(Serialize, Clone, Debug)]
+pub struct Timing {
+    /// Wall-clock seconds.
+    pub seconds: Option<f64>,
+    /// Matches per second.
+    pub matches_per_second: Option<f64>,
+    /// Threads.
+    pub jobs: usize,
 }
 
 /// The JSON report (`--format json`); fields print in this order.
@@ -297,13 +324,17 @@ fn conversion(acc: &Acc, shots: Option<usize>) -> Option<f64> {
 struct Report<'r> {
     schema: u32,
     ruleset: &'r str,
+    title: &'r str,
     fingerprint: &'r str,
     seed: u64,
     seeds: &'static str,
-    home: &'static str,
-    away: &'static str,
+    home: &'r str,
+    away: &'r str,
+    /// Matches played to the end (this shard, or the merged shards).
     games: u64,
     failed: usize,
+    batch_games: u64,
+    shard: Option<String>,
     goals_per_match: Stat,
     home_goals_per_match: Stat,
     away_goals_per_match: Stat,
@@ -313,7 +344,18 @@ struct Report<'r> {
     figures_per_match: IndexMap<&'r str, Stat>,
     turns_per_half: Vec<Stat>,
     runaways: u64,
-    timing: Timing,
+    figures: Vec<Figure>,
+    goals_distribution: Vec<Figure>,
+    coverage: Coverage<'r>,
+    tallies: &'r Tally,
+    timing: Option<Timing>,
+}
+
+#[derive(Serialize)]
+struct Coverage<'r> {
+    entries: usize,
+    fired: usize,
+    never_fired: Vec<&'r str>,
 }
 
 #[derive(Serialize)]
@@ -334,173 +376,227 @@ struct Results {
     draw_share: Option<f64>,
 }
 
-#[derive(Serialize)]
-struct Timing {
-    seconds: Option<f64>,
-    matches_per_second: Option<f64>,
-    jobs: usize,
+fn stat(figs: &[Figure], id: &str, total: i64) -> Option<Stat> {
+    figs.iter().find(|f| f.id == id).map(|f| Stat {
+        mean: f.value,
+        sd: f.sd,
+        ci95: f.ci95,
+        total,
+    })
 }
 
-impl Moments {
-    fn stat(&self) -> Stat {
-        let (m, h) = (self.mean(), self.ci95());
-        Stat {
-            mean: num(m),
-            sd: num(self.sd()),
-            ci95: [num(m - h), num(m + h)],
-            total: self.sum as i64,
-        }
+/// The shard(s) a tally holds, as text (`2/4`, `1,3/4`), or None for a whole batch.
+pub fn shard_text(b: &Batch) -> Option<String> {
+    if b.shard_count == 1 || b.shards.len() as u64 == b.shard_count {
+        return None;
     }
+    let ks: Vec<String> = b.shards.iter().map(u64::to_string).collect();
+    Some(format!("{}/{}", ks.join(","), b.shard_count))
 }
 
-/// Rounded to 6 decimals, so the text carries no float noise; NaN becomes null.
-fn num(x: f64) -> Option<f64> {
-    x.is_finite().then(|| (x * 1e6).round() / 1e6)
-}
-
-fn to_json(
-    rs: &Ruleset,
-    a: &SimulateArgs,
-    batch: u64,
-    acc: &Acc,
-    seconds: f64,
-    jobs: usize,
-) -> io::Result<String> {
-    let n = acc.games();
-    let shots = shots_index(rs);
+fn to_json(t: &Tally, timing: Option<Timing>) -> io::Result<String> {
+    let figs = stats::figures(t);
+    let b = &t.batch;
+    let total = |k: &str| t.engine.get(k).map_or(0, |m| m.sum);
+    let share = |i: usize| stats::num(t.results[i] as f64 / t.games as f64);
     let report = Report {
         schema: 1,
-        ruleset: &rs.name,
-        fingerprint: &rs.fingerprint,
-        seed: batch,
-        seeds: "match i: splitmix64(splitmix64(seed) XOR i)",
-        home: a.home.label(),
-        away: a.away.label(),
-        games: n,
-        failed: acc.errors.len(),
-        goals_per_match: acc.goals.stat(),
-        home_goals_per_match: acc.home_goals.stat(),
-        away_goals_per_match: acc.away_goals.stat(),
+        ruleset: &b.ruleset,
+        title: &b.title,
+        fingerprint: &b.fingerprint,
+        seed: b.seed,
+        seeds: "match i: splitmix64(splitmix64(seed) XOR i); shard K/N: the matches with i mod N = K-1",
+        home: &b.home,
+        away: &b.away,
+        games: t.games,
+        failed: t.failures.len(),
+        batch_games: b.games,
+        shard: shard_text(b),
+        goals_per_match: stat(&figs, "goals", total("goals")).expect("goals"),
+        home_goals_per_match: stat(&figs, "home_goals", total("home_goals")).expect("goals"),
+        away_goals_per_match: stat(&figs, "away_goals", total("away_goals")).expect("goals"),
         results: Results {
-            home_wins: acc.home_wins,
-            away_wins: acc.away_wins,
-            draws: acc.draws,
-            home_share: num(share(acc.home_wins, n)),
-            away_share: num(share(acc.away_wins, n)),
-            draw_share: num(share(acc.draws, n)),
+            home_wins: t.results[0],
+            away_wins: t.results[1],
+            draws: t.results[2],
+            home_share: share(0),
+            away_share: share(1),
+            draw_share: share(2),
         },
-        shots_per_match: shots.and_then(|i| acc.figures.get(i)).map(Moments::stat),
-        conversion: conversion(acc, shots).and_then(num),
-        figures_per_match: rs
+        shots_per_match: t
+            .figures
+            .get("shots")
+            .and_then(|m| stat(&figs, "figures.shots", m.sum)),
+        conversion: figs
+            .iter()
+            .find(|f| f.id == "conversion")
+            .and_then(|f| f.value),
+        figures_per_match: t
             .figures
             .iter()
-            .zip(&acc.figures)
-            .map(|((name, _), m)| (name.as_str(), m.stat()))
+            .filter_map(|(name, m)| {
+                Some((
+                    name.as_str(),
+                    stat(&figs, &format!("figures.{name}"), m.sum)?,
+                ))
+            })
             .collect(),
-        turns_per_half: acc.turns.iter().map(Moments::stat).collect(),
-        runaways: acc.runaways,
-        timing: Timing {
-            seconds: num(seconds),
-            matches_per_second: num(a.games as f64 / seconds),
-            jobs,
+        turns_per_half: t
+            .engine
+            .iter()
+            .filter(|(k, _)| k.starts_with("turns_half_"))
+            .filter_map(|(k, m)| stat(&figs, k, m.sum))
+            .collect(),
+        runaways: t.runaways,
+        goals_distribution: stats::goals_distribution(t),
+        figures: figs,
+        coverage: Coverage {
+            entries: t.coverage.len(),
+            fired: t.coverage.values().filter(|n| **n > 0).count(),
+            never_fired: t.never_fired(),
         },
+        tallies: t,
+        timing,
     };
     serde_json::to_string_pretty(&report).map_err(io::Error::other)
 }
 
-fn interval(m: &Moments) -> String {
-    let (mean, h) = (m.mean(), m.ci95());
+/// `value ± half-width` and the interval, for a figure.
+pub fn describe(f: &Figure) -> String {
+    let pct = f.kind == Kind::Share;
+    let show = |x: Option<f64>| match x {
+        Some(v) if pct => format!("{:.1}%", 100.0 * v),
+        Some(v) => format!("{v:.3}"),
+        None => "-".into(),
+    };
+    let sd = match (f.kind, f.sd) {
+        (Kind::Mean, Some(sd)) => format!("  sd {sd:.3}"),
+        _ => String::new(),
+    };
     format!(
-        "{mean:.3} ± {h:.3}  (95% CI {:.3} to {:.3})",
-        mean - h,
-        mean + h
+        "{}  (95% CI {} to {}){sd}",
+        show(f.value),
+        show(f.ci95[0]),
+        show(f.ci95[1])
     )
 }
 
 fn write_table(
     out: &mut dyn Write,
-    rs: &Ruleset,
-    a: &SimulateArgs,
-    batch: u64,
-    acc: &Acc,
-    seconds: f64,
-    jobs: usize,
+    t: &Tally,
+    timing: Option<&Timing>,
+    full_coverage: bool,
 ) -> io::Result<()> {
-    let n = acc.games();
-    let pct = |k: u64| format!("{:5.1}%", 100.0 * share(k, n));
-    writeln!(out, "ruleset            {} ({})", rs.name, rs.title)?;
+    let b = &t.batch;
+    writeln!(out, "ruleset            {} ({})", b.ruleset, b.title)?;
+    let shard = shard_text(b).map_or_else(String::new, |s| {
+        format!("; shard {s} of a batch of {}", b.games)
+    });
     writeln!(
         out,
-        "games played       {n} (seed {batch}; home {}, away {})",
-        a.home.label(),
-        a.away.label()
+        "games played       {} (seed {}; home {}, away {}{shard})",
+        t.games, b.seed, b.home, b.away
     )?;
-    if !acc.errors.is_empty() {
-        writeln!(out, "games failed       {}", acc.errors.len())?;
+    if !t.failures.is_empty() {
+        writeln!(out, "games failed       {}", t.failures.len())?;
     }
-    writeln!(out, "goals per match    {}", interval(&acc.goals))?;
+    let figs = stats::figures(t);
+    let w = figs
+        .iter()
+        .map(|f| f.label.len())
+        .max()
+        .unwrap_or(0)
+        .max(18);
+    for f in &figs {
+        writeln!(out, "{:w$} {}", f.label, describe(f))?;
+    }
+    let dist = stats::goals_distribution(t);
+    let cells: Vec<String> = dist
+        .iter()
+        .map(|f| {
+            format!(
+                "{}: {:.1}%",
+                f.label.trim_end_matches(" goals"),
+                100.0 * f.value.unwrap_or(0.0)
+            )
+        })
+        .collect();
+    writeln!(out, "{:w$} {}", "goals distribution", cells.join("  "))?;
     writeln!(
         out,
-        "  home / away      {:.3} / {:.3}",
-        acc.home_goals.mean(),
-        acc.away_goals.mean()
+        "{:w$} {} match{}",
+        "turn cap reached",
+        t.runaways,
+        if t.runaways == 1 { "" } else { "es" }
     )?;
+    let never = t.never_fired();
     writeln!(
         out,
-        "results            home wins {}  away wins {}  draws {}",
-        pct(acc.home_wins),
-        pct(acc.away_wins),
-        pct(acc.draws)
+        "{:w$} {} of {} table rows, procedures and triggers ran",
+        "rules coverage",
+        t.coverage.len() - never.len(),
+        t.coverage.len()
     )?;
-    let shots = shots_index(rs);
-    if let Some(m) = shots.and_then(|i| acc.figures.get(i)) {
-        writeln!(out, "shots per match    {}", interval(m))?;
-        match conversion(acc, shots) {
-            Some(c) => writeln!(
-                out,
-                "conversion         {:.1}% of shots are goals",
-                100.0 * c
-            )?,
-            None => writeln!(out, "conversion         - (no shots)")?,
+    if !never.is_empty() {
+        writeln!(out, "  never ran: {}", never.join(", "))?;
+    }
+    if full_coverage {
+        let cw = t.coverage.keys().map(String::len).max().unwrap_or(0);
+        for (k, n) in &t.coverage {
+            writeln!(out, "  {k:cw$} {n}")?;
+        }
+        writeln!(out, "options picked:")?;
+        let cw = t.choices.keys().map(String::len).max().unwrap_or(0);
+        for (k, n) in &t.choices {
+            writeln!(out, "  {k:cw$} {n}")?;
         }
     }
-    let others: Vec<_> = rs
-        .figures
-        .iter()
-        .zip(&acc.figures)
-        .enumerate()
-        .filter(|(i, _)| Some(*i) != shots)
-        .collect();
-    if !others.is_empty() {
-        writeln!(out, "per match:")?;
-        let w = others
-            .iter()
-            .map(|(_, ((name, _), _))| name.len())
-            .max()
-            .unwrap_or(0)
-            .max(16);
-        for (_, ((name, _), m)) in others {
-            writeln!(out, "  {name:w$} {:.3} ± {:.3}", m.mean(), m.ci95())?;
-        }
+    if let Some(tm) = timing {
+        writeln!(
+            out,
+            "{:w$} {:.2} s, {:.0} matches per second ({} thread{})",
+            "time",
+            tm.seconds.unwrap_or(0.0),
+            tm.matches_per_second.unwrap_or(0.0),
+            tm.jobs,
+            if tm.jobs == 1 { "" } else { "s" }
+        )?;
     }
-    let turns: Vec<String> = acc
-        .turns
+    Ok(())
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn write_csv(out: &mut dyn Write, t: &Tally) -> io::Result<()> {
+    writeln!(out, "ruleset,id,label,kind,n,value,sd,ci95_low,ci95_high")?;
+    let show = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
+    for f in stats::figures(t)
         .iter()
-        .enumerate()
-        .map(|(i, m)| format!("half {}: {:.1}", i + 1, m.mean()))
-        .collect();
-    writeln!(out, "turns per half     {}", turns.join(", "))?;
-    writeln!(
-        out,
-        "turn cap reached   {} match{}",
-        acc.runaways,
-        if acc.runaways == 1 { "" } else { "es" }
-    )?;
-    writeln!(
-        out,
-        "time               {seconds:.2} s, {:.0} matches per second ({jobs} thread{})",
-        a.games as f64 / seconds,
-        if jobs == 1 { "" } else { "s" }
-    )?;
+        .chain(&stats::goals_distribution(t))
+    {
+        let kind = match f.kind {
+            Kind::Mean => "mean",
+            Kind::Share => "share",
+            Kind::Ratio => "ratio",
+        };
+        writeln!(
+            out,
+            "{},{},{},{kind},{},{},{},{},{}",
+            csv_field(&t.batch.ruleset),
+            csv_field(&f.id),
+            csv_field(&f.label),
+            f.n,
+            show(f.value),
+            show(f.sd),
+            show(f.ci95[0]),
+            show(f.ci95[1])
+        )?;
+    }
     Ok(())
 }

@@ -1,0 +1,85 @@
+//! `fuba merge`: adds up the JSON results of the shards of a batch.
+//!
+//! Each `fuba simulate --format json` result carries its exact integer tallies; merging
+//! adds them and computes the figures again, so the shards of a batch merge into exactly
+//! the figures of the whole batch played at once.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::simulate::{self, StatsFormat};
+use crate::stats::Tally;
+use crate::{CliError, CliResult};
+
+/// Options of `fuba merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// JSON results of `fuba simulate --shard K/N --format json` (same --seed and --games).
+    #[arg(required = true, value_name = "RESULT.json")]
+    pub files: Vec<PathBuf>,
+    /// How to print the merged figures.
+    #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]
+    pub format: StatsFormat,
+    /// Write the figures to FILE instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Also write a self-contained HTML page with charts.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// List how often every table row, procedure, trigger and option ran (table format).
+    #[arg(long)]
+    pub coverage: bool,
+}
+
+/// Reads the tallies of one result file.
+pub fn read_tally(path: &PathBuf) -> Result<Tally, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Failure(format!("cannot read {}: {e}", path.display())))?;
+    #[derive(serde::Deserialize)]
+    struct Result {
+        tallies: Option<Tally>,
+    }
+    // Read straight into the tally (not through a JSON value) so map order is kept.
+    let r: Result = serde_json::from_str(&text).map_err(|e| {
+        CliError::Failure(format!(
+            "{}: not a result of `fuba simulate --format json`: {e}",
+            path.display()
+        ))
+    })?;
+    r.tallies.ok_or_else(|| {
+        CliError::Failure(format!(
+            "{} has no tallies: write it with `fuba simulate --format json`",
+            path.display()
+        ))
+    })
+}
+
+/// Runs `fuba merge`.
+pub fn run(a: MergeArgs) -> CliResult {
+    let mut files = a.files.iter();
+    let first = files.next().expect("clap requires a file");
+    let mut total = read_tally(first)?;
+    for f in files {
+        let t = read_tally(f)?;
+        total
+            .merge_shard(t)
+            .map_err(|m| CliError::Failure(format!("{}: {m}", f.display())))?;
+    }
+    let b = &total.batch;
+    if (b.shards.len() as u64) < b.shard_count {
+        let missing: Vec<String> = (1..=b.shard_count)
+            .filter(|k| !b.shards.contains(k))
+            .map(|k| format!("{k}/{}", b.shard_count))
+            .collect();
+        note!(
+            "note: shards {} are missing: the figures are of part of the batch",
+            missing.join(", ")
+        );
+    }
+    simulate::emit(&total, None, a.format, a.out.as_ref(), a.coverage)?;
+    if let Some(path) = &a.report {
+        crate::report::write_simulation(path, &total)?;
+    }
+    simulate::failures(&total, &total.batch.ruleset.clone())
+}
