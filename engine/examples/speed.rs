@@ -4,16 +4,28 @@ use fuba_engine::agent::RandomAgent;
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Match;
 fn main() {
-    let n: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(500);
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(500);
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml");
     let rs = fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
     let t = std::time::Instant::now();
     let mut goals = 0;
     for seed in 0..n {
-        let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), Box::new(RandomAgent::new(seed, 0)), Box::new(RandomAgent::new(seed, 1)));
+        let mut m = Match::new(
+            &rs,
+            seed,
+            Box::new(SeededDice::new(seed)),
+            Box::new(RandomAgent::new(seed, 0)),
+            Box::new(RandomAgent::new(seed, 1)),
+        );
         let o = m.play().unwrap_or_else(|e| panic!("{e}"));
         goals += o.score[0] + o.score[1];
     }
     let s = t.elapsed().as_secs_f64();
-    println!("{n} matches in {s:.2} s: {:.0} matches/s (goals {goals})", n as f64 / s);
+    println!(
+        "{n} matches in {s:.2} s: {:.0} matches/s (goals {goals})",
+        n as f64 / s
+    );
 }
