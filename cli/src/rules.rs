@@ -9,6 +9,13 @@ use fuba_engine::ruleset::diag::LoadErrors;
 
 use crate::{CliError, CliResult, Format, editions};
 
+#[path = "rules_diff.rs"]
+mod diff;
+#[path = "rules_new.rs"]
+mod new;
+#[path = "rules_show.rs"]
+mod show;
+
 /// `fuba rules ...`.
 #[derive(Subcommand, Debug)]
 pub enum RulesCommand {
@@ -36,6 +43,64 @@ pub enum RulesCommand {
         #[arg(long, value_enum, value_name = "WHAT")]
         deny: Option<Deny>,
     },
+    /// Show a ruleset's tables and lists as aligned text: a table row by row (the
+    /// rulebook's words for each result), constants, procedures, triggers by hook.
+    ///
+    /// Without a flag: an overview (layers, match settings, the tables and how many of
+    /// everything there is).
+    #[command(after_long_help = SHOW_EXAMPLES)]
+    Show {
+        /// A built-in edition's name or a ruleset file.
+        #[arg(value_name = "RULES")]
+        rules: String,
+        /// One table, row by row: the result and what it says.
+        #[arg(long, value_name = "NAME", group = "what")]
+        table: Option<String>,
+        /// Every constant with its value and type.
+        #[arg(long, group = "what")]
+        constants: bool,
+        /// Every procedure with its rulebook section and parameters.
+        #[arg(long, group = "what")]
+        procedures: bool,
+        /// Every trigger (skills, weather, house rules), grouped by the hook it attaches to.
+        #[arg(long, group = "what")]
+        skills: bool,
+        /// The options a match can be played with.
+        #[arg(long, group = "what")]
+        options: bool,
+        /// `table`: aligned text; `json`: the same as data.
+        #[arg(long, short, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// List what differs between two rulesets, entry by entry.
+    ///
+    /// Meta, constants (old → new), state variables, match settings, the board (areas,
+    /// links, marks, numbers), procedures (a short unified diff of the changed code),
+    /// tables (rows added, removed, or with a changed label or code), hooks, triggers,
+    /// narration and figures. Sections with no difference are left out.
+    #[command(after_long_help = DIFF_EXAMPLES)]
+    Diff {
+        /// The ruleset compared from (an edition name or a file).
+        #[arg(value_name = "A")]
+        a: String,
+        /// The ruleset compared to.
+        #[arg(value_name = "B")]
+        b: String,
+        /// `table`: a readable summary; `json`: every change as data.
+        #[arg(long, short, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Print a commented starter file for a house rule that extends an edition.
+    ///
+    /// The file extends the edition and holds commented examples of what a layer can do:
+    /// change a constant, replace a table row or a procedure, add a trigger, remove an
+    /// entry. As printed, it checks clean (`fuba rules check`).
+    #[command(after_long_help = NEW_EXAMPLES)]
+    New {
+        /// The edition (or ruleset file) the house rule builds on.
+        #[arg(long, value_name = "EDITION", default_value = "original")]
+        extends: String,
+    },
     /// Print every engine primitive (name, parameter types, result type, what it does)
     /// as a Markdown table: the source of docs/primitives.md.
     #[command(after_long_help = PRIMITIVES_EXAMPLES)]
@@ -53,6 +118,31 @@ Examples:
 Exit codes: 0 every file is a valid ruleset (warnings allowed); 1 at least one has errors,
 or warnings under --deny warnings; 2 usage error.";
 
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  fuba rules show original
+  fuba rules show original --table special_event
+  fuba rules show rulesets/examples/cautious-referee.toml --table special_event
+  fuba rules show 2015 --constants
+  fuba rules show original --procedures --format json | jq '.[].name'
+
+Exit codes: 0 shown; 1 the ruleset has errors; 2 usage error (including an unknown table).";
+
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  fuba rules diff original rulesets/examples/gentle-long-pass.toml
+  fuba rules diff original 2015
+  fuba rules diff original my-rules.toml --format json | jq '.changes[].entry'
+
+Exit codes: 0 compared (whether or not they differ); 1 a ruleset has errors; 2 usage error.";
+
+const NEW_EXAMPLES: &str = "\
+Examples:
+  fuba rules new --extends original > my-rules.toml
+  fuba rules check my-rules.toml
+
+Exit codes: 0 printed; 1 the edition has errors; 2 usage error.";
+
 const PRIMITIVES_EXAMPLES: &str = "\
 Examples:
   fuba rules primitives > docs/primitives.md
@@ -67,6 +157,27 @@ pub fn run(c: RulesCommand) -> CliResult {
             format,
             deny,
         } => check(&paths, format, deny.is_some()),
+        RulesCommand::Show {
+            rules,
+            table,
+            constants,
+            procedures,
+            skills,
+            options,
+            format,
+        } => {
+            let what = match table {
+                Some(t) => show::What::Table(t),
+                None if constants => show::What::Constants,
+                None if procedures => show::What::Procedures,
+                None if skills => show::What::Skills,
+                None if options => show::What::Options,
+                None => show::What::Overview,
+            };
+            show::run(&rules, &what, format)
+        }
+        RulesCommand::Diff { a, b, format } => diff::run(&a, &b, format),
+        RulesCommand::New { extends } => new::run(&extends),
         RulesCommand::Primitives => primitives(),
     }
 }

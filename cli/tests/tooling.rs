@@ -86,3 +86,134 @@ fn the_editions_check_clean_under_deny_warnings() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
 }
+
+/// A private scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fuba-tooling-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn show_a_table_reads_like_the_rulebook() {
+    let o = fuba(&["rules", "show", "original", "--table", "special_event"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!(stdout(&o));
+    let o = fuba(&["rules", "show", "original", "--table", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("its tables are: special_event"));
+}
+
+#[test]
+fn show_lists_constants_procedures_skills_and_options() {
+    let o = fuba(&["rules", "show", "original", "--constants"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!("show_constants", stdout(&o));
+    let o = fuba(&["rules", "show", "original", "--procedures"]);
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["free_kick", "5.1", "t:", "team"]),
+        "{out}"
+    );
+    let o = fuba(&[
+        "rules",
+        "show",
+        "rulesets/examples/home-advantage.toml",
+        "--skills",
+    ]);
+    insta::assert_snapshot!("show_skills", stdout(&o));
+    let o = fuba(&["rules", "show", "original", "--options"]);
+    assert_eq!(stdout(&o), "original: no match options\n");
+    let o = fuba(&[
+        "rules",
+        "show",
+        "original",
+        "--constants",
+        "--format",
+        "json",
+    ]);
+    let j = json(&o);
+    assert_eq!(j[8]["name"], "long_pass_per_area");
+    assert_eq!(j[8]["value"], -2);
+}
+
+#[test]
+fn diff_shows_exactly_the_changed_constant() {
+    let o = fuba(&[
+        "rules",
+        "diff",
+        "original",
+        "rulesets/examples/gentle-long-pass.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    insta::assert_snapshot!(stdout(&o));
+    let o = fuba(&[
+        "rules",
+        "diff",
+        "original",
+        "rulesets/examples/gentle-long-pass.toml",
+        "--format",
+        "json",
+    ]);
+    let j = json(&o);
+    let changes = j["changes"].as_array().expect("changes");
+    assert_eq!(changes.len(), 1, "{j}");
+    assert_eq!(changes[0]["section"], "constants");
+    assert_eq!(changes[0]["entry"], "long_pass_per_area");
+    assert_eq!(changes[0]["fields"][0]["old"], "-2");
+    assert_eq!(changes[0]["fields"][0]["new"], "-1");
+}
+
+#[test]
+fn diff_shows_table_rows_and_procedure_code() {
+    let o = fuba(&[
+        "rules",
+        "diff",
+        "original",
+        "rulesets/examples/cautious-referee.toml",
+    ]);
+    insta::assert_snapshot!("diff_table_rows", stdout(&o));
+    let o = fuba(&[
+        "rules",
+        "diff",
+        "original",
+        "rulesets/examples/keepers-stay-home.toml",
+    ]);
+    insta::assert_snapshot!("diff_procedure", stdout(&o));
+    let o = fuba(&["rules", "diff", "original", "original"]);
+    assert!(stdout(&o).contains("no differences in the rules"));
+}
+
+#[test]
+fn a_new_starter_file_checks_clean_as_printed() {
+    for edition in ["original", "2015"] {
+        let o = fuba(&["rules", "new", "--extends", edition]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.contains(&format!("extends = \"{edition}\"")), "{text}");
+        for example in ["[constants]", "[tables.", "[procedures.", "remove = ["] {
+            assert!(text.contains(&format!("# {example}")), "{example}: {text}");
+        }
+        let path = scratch("new").join(format!("{edition}-house.toml"));
+        std::fs::write(&path, &text).expect("write");
+        let p = path.display().to_string();
+        let o = fuba(&["rules", "check", "--deny", "warnings", &p]);
+        assert_eq!(o.status.code(), Some(0), "{}\n{text}", stderr(&o));
+        // Uncommenting the constant example still checks.
+        let uncommented = text.replacen("# [constants]\n# ", "[constants]\n", 1);
+        std::fs::write(&path, uncommented).expect("write");
+        let o = fuba(&["rules", "check", &p]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn the_starter_file_remove_example_works_uncommented() {
+    let o = fuba(&["rules", "new", "--extends", "original"]);
+    let text = stdout(&o).replacen("# remove = [", "remove = [", 1);
+    let path = scratch("new-remove").join("house.toml");
+    std::fs::write(&path, &text).expect("write");
+    let o = fuba(&["rules", "check", &path.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{text}", stderr(&o));
+}

@@ -1,0 +1,280 @@
+//! `fuba rules show`: a ruleset's tables and lists as aligned text (or JSON).
+
+use std::io::{self, BufWriter, Write};
+
+use fuba_engine::log::value_json;
+use fuba_engine::ruleset::Ruleset;
+use serde_json::{Value as J, json};
+
+use crate::{CliError, CliResult, Format};
+
+/// What `rules show` shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum What {
+    /// An overview: meta, layers, match settings, the names of everything.
+    Overview,
+    /// One table, row by row.
+    Table(String),
+    /// Constants with their values.
+    Constants,
+    /// Procedures with section and parameters.
+    Procedures,
+    /// Triggers grouped by hook.
+    Skills,
+    /// Match options.
+    Options,
+}
+
+/// Pads the columns of `rows` to a common width (the last column is not padded).
+fn aligned(rows: &[Vec<String>], indent: &str) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::from(indent);
+        for (c, cell) in r.iter().enumerate() {
+            if c + 1 == r.len() {
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.push_str(&" ".repeat(widths[c] - cell.chars().count() + 2));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn params_text(ps: &[(String, fuba_engine::value::Ty)]) -> String {
+    ps.iter()
+        .map(|(n, t)| format!("{n}: {t}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn value_text(rs: &Ruleset, v: &fuba_engine::value::Value) -> String {
+    match value_json(rs, v) {
+        J::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    }
+}
+
+/// The text and JSON of `what`; `Err` for a table that does not exist.
+fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
+    let mut t = String::new();
+    let j = match what {
+        What::Overview => {
+            t.push_str(&format!("{} — {}\n", rs.name, rs.title));
+            if !rs.source.is_empty() {
+                t.push_str(&format!("rulebook: {}\n", rs.source));
+            }
+            let layers: Vec<String> = rs
+                .file
+                .layers
+                .iter()
+                .rev()
+                .map(|(p, _)| p.display().to_string())
+                .collect();
+            t.push_str(&format!("layers: {}\n", layers.join(" extends ")));
+            let stage = |i: &u16| rs.procs[*i as usize].name.clone();
+            let stages: Vec<String> = rs.stages.iter().map(stage).collect();
+            t.push_str(&format!(
+                "match: {} halves, at most {} turns a half, {} pieces a team, ball values {} to {}\n",
+                rs.halves, rs.max_turns_per_half, rs.pieces, rs.ball_values.0, rs.ball_values.1
+            ));
+            t.push_str(&format!("turn: {}\n", stages.join(" → ")));
+            let tables: Vec<String> = rs
+                .tables
+                .iter()
+                .map(|x| format!("{} ({}, {} rows)", x.name, x.domain.name(), x.rows.len()))
+                .collect();
+            t.push_str(&format!(
+                "\ntables ({}): {}\n",
+                tables.len(),
+                tables.join(", ")
+            ));
+            t.push_str(&format!(
+                "constants: {}, procedures: {}, hooks: {}, triggers: {}, state variables: {}\n",
+                rs.constants.len(),
+                rs.procs.len(),
+                rs.hooks.len(),
+                rs.triggers.len(),
+                rs.var_names().count()
+            ));
+            t.push_str("\nmore: --table NAME, --constants, --procedures, --skills, --options\n");
+            json!({
+                "name": rs.name, "title": rs.title, "source": rs.source, "layers": layers,
+                "halves": rs.halves, "max_turns_per_half": rs.max_turns_per_half,
+                "pieces": rs.pieces, "ball_values": [rs.ball_values.0, rs.ball_values.1],
+                "turn": stages,
+                "tables": rs.tables.iter().map(|x| json!({"name": x.name, "dice": x.domain.name(), "rows": x.rows.len()})).collect::<Vec<_>>(),
+                "constants": rs.constants.len(), "procedures": rs.procs.len(),
+                "hooks": rs.hooks.len(), "triggers": rs.triggers.len(),
+            })
+        }
+        What::Table(name) => {
+            let Some(ti) = rs.table(name) else {
+                let names: Vec<&str> = rs.tables.iter().map(|x| x.name.as_str()).collect();
+                return Err(CliError::Usage(format!(
+                    "the ruleset `{}` has no table `{name}`; its tables are: {}",
+                    rs.name,
+                    if names.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )));
+            };
+            let table = &rs.tables[ti as usize];
+            let section = if table.section.is_empty() {
+                String::new()
+            } else {
+                format!(", section {}", table.section)
+            };
+            t.push_str(&format!(
+                "{} ({}{section})\n\n",
+                table.name,
+                table.domain.name().to_uppercase()
+            ));
+            let mut rows = vec![vec!["roll".to_string(), "result".to_string()]];
+            rows.push(vec!["----".to_string(), "------".to_string()]);
+            for r in &table.rows {
+                let label = if r.label.is_empty() {
+                    "(no label)".to_string()
+                } else {
+                    r.label.clone()
+                };
+                rows.push(vec![r.key.clone(), label]);
+            }
+            t.push_str(&aligned(&rows, "  "));
+            json!({
+                "table": table.name, "dice": table.domain.name(), "section": table.section,
+                "rows": table.rows.iter().map(|r| json!({"key": r.key, "label": r.label})).collect::<Vec<_>>(),
+            })
+        }
+        What::Constants => {
+            let rows: Vec<Vec<String>> = rs
+                .constants
+                .iter()
+                .map(|(n, v, ty)| vec![n.clone(), value_text(rs, v), ty.to_string()])
+                .collect();
+            t.push_str(&format!("constants of {} ({})\n\n", rs.name, rows.len()));
+            t.push_str(&aligned(&rows, "  "));
+            J::Array(
+                rs.constants
+                    .iter()
+                    .map(|(n, v, ty)| json!({"name": n, "value": value_json(rs, v), "type": ty.to_string()}))
+                    .collect(),
+            )
+        }
+        What::Procedures => {
+            let mut rows = vec![vec![
+                "procedure".to_string(),
+                "section".to_string(),
+                "parameters".to_string(),
+            ]];
+            for p in &rs.procs {
+                rows.push(vec![
+                    p.name.clone(),
+                    if p.section.is_empty() {
+                        "-".into()
+                    } else {
+                        p.section.clone()
+                    },
+                    if p.params.is_empty() {
+                        "-".into()
+                    } else {
+                        params_text(&p.params)
+                    },
+                ]);
+            }
+            t.push_str(&format!(
+                "procedures of {} ({})\n\n",
+                rs.name,
+                rs.procs.len()
+            ));
+            t.push_str(&aligned(&rows, "  "));
+            J::Array(
+                rs.procs
+                    .iter()
+                    .map(|p| json!({"name": p.name, "section": p.section, "params": p.params.iter().map(|(n, ty)| json!({"name": n, "type": ty.to_string()})).collect::<Vec<_>>()}))
+                    .collect(),
+            )
+        }
+        What::Skills => {
+            t.push_str(&format!(
+                "triggers of {} by hook ({} hook{}, {} trigger{})\n",
+                rs.name,
+                rs.hooks.len(),
+                if rs.hooks.len() == 1 { "" } else { "s" },
+                rs.triggers.len(),
+                if rs.triggers.len() == 1 { "" } else { "s" },
+            ));
+            let mut hooks = Vec::new();
+            for h in &rs.hooks {
+                t.push_str(&format!("\nhook {}({})\n", h.name, params_text(&h.params)));
+                let mut rows = Vec::new();
+                let mut trig = Vec::new();
+                for &ti in &h.triggers {
+                    let tr = &rs.triggers[ti as usize];
+                    let when = rs
+                        .raw
+                        .triggers
+                        .get(&tr.name)
+                        .and_then(|r| r.when.as_ref())
+                        .map(|w| w.get_ref().trim().to_string());
+                    rows.push(vec![
+                        tr.name.clone(),
+                        if tr.section.is_empty() {
+                            "-".into()
+                        } else {
+                            tr.section.clone()
+                        },
+                        when.as_ref()
+                            .map_or_else(|| "always".to_string(), |w| format!("when {w}")),
+                    ]);
+                    trig.push(json!({"name": tr.name, "section": tr.section, "when": when}));
+                }
+                if rows.is_empty() {
+                    t.push_str("  (no triggers)\n");
+                } else {
+                    t.push_str(&aligned(&rows, "  "));
+                }
+                hooks.push(
+                    json!({"hook": h.name, "params": params_text(&h.params), "triggers": trig}),
+                );
+            }
+            J::Array(hooks)
+        }
+        What::Options => {
+            t.push_str(&format!("{}: no match options\n", rs.name));
+            json!([])
+        }
+    };
+    Ok((t, j))
+}
+
+/// Runs `fuba rules show`.
+pub fn run(rules: &str, what: &What, format: Format) -> CliResult {
+    let rs = crate::load_rules(rules)?;
+    let (text, j) = render(&rs, what)?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    match format {
+        Format::Table => out.write_all(text.as_bytes())?,
+        Format::Json => {
+            let s = serde_json::to_string_pretty(&j).map_err(io::Error::other)?;
+            writeln!(out, "{s}")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
