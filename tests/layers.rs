@@ -181,3 +181,50 @@ fn calls_nested_deeper_than_the_limit_are_an_error() {
         err.message
     );
 }
+
+/// Match options: declared with a default, set per match, type-checked, unknown ones
+/// refused; they read like constants in rules.
+#[test]
+fn match_options_are_set_per_match() {
+    use fuba_engine::ruleset::load_str_options;
+    let path = root().join("tests/fixtures/layers/with_option.toml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let load = |opts: &[(&str, &str)]| {
+        let o: Vec<(String, String)> = opts
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        load_str_options(&path, &text, &|_| None, &o)
+    };
+    let def = load(&[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        def.constant("gentle_passes").map(|c| c.0),
+        Some(Value::Bool(false))
+    );
+    let on = load(&[("gentle_passes", "on")]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        on.constant("gentle_passes").map(|c| c.0),
+        Some(Value::Bool(true))
+    );
+    assert_ne!(
+        def.fingerprint, on.fingerprint,
+        "options are part of the fingerprint"
+    );
+    let bad = load(&[("gentle_passes", "7")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(bad.contains("takes on or off"), "{bad}");
+    let unknown = load(&[("weather", "off")])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        unknown.contains("unknown match option `weather`") && unknown.contains("gentle_passes"),
+        "{unknown}"
+    );
+    // The option changes play: the long-pass modifier depends on it.
+    let (a, _) = play(&def, 4);
+    let (b, _) = play(&on, 4);
+    assert_ne!(a, b);
+}

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use fuba_engine::ruleset::diag::LoadErrors;
-use fuba_engine::ruleset::{Ruleset, load_file_with, load_str_with};
+use fuba_engine::ruleset::{Ruleset, load_file_with, load_str_options, load_str_with};
 
 /// A built-in edition.
 pub struct Edition {
@@ -79,6 +79,42 @@ pub fn load_edition(e: &Edition) -> Result<Ruleset, LoadErrors> {
     load_str_with(Path::new(&format!("<{}>", e.name)), e.text, &lookup)
 }
 
+/// Splits `--option NAME=VALUE` arguments.
+pub fn parse_options(args: &[String]) -> Result<Vec<(String, String)>, String> {
+    args.iter()
+        .map(|a| match a.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => {
+                Ok((k.trim().to_string(), v.trim().to_string()))
+            }
+            _ => Err(format!(
+                "--option `{a}`: write NAME=VALUE, for example --option weather=off"
+            )),
+        })
+        .collect()
+}
+
+/// Loads the ruleset named by `--rules` with match options set (`--option NAME=VALUE`).
+pub fn load_with_options(arg: &str, options: &[(String, String)]) -> Result<Ruleset, RulesError> {
+    if options.is_empty() {
+        return load(arg);
+    }
+    let (path, text) = match find(arg) {
+        Some(e) => (PathBuf::from(format!("<{}>", e.name)), e.text.to_string()),
+        None if looks_like_path(arg) => {
+            let text = std::fs::read_to_string(arg).map_err(|e| {
+                RulesError::Load(LoadErrors(vec![
+                    fuba_engine::ruleset::diag::Diagnostic::error(format!(
+                        "cannot read ruleset `{arg}`: {e}"
+                    )),
+                ]))
+            })?;
+            (PathBuf::from(arg), text)
+        }
+        None => return load(arg),
+    };
+    load_str_options(&path, &text, &lookup, options).map_err(RulesError::Load)
+}
+
 /// Loads the ruleset named by `--rules`: an edition name first, else a path.
 pub fn load(arg: &str) -> Result<Ruleset, RulesError> {
     if let Some(e) = find(arg) {
@@ -96,4 +132,25 @@ pub fn load(arg: &str) -> Result<Ruleset, RulesError> {
 /// The built-in edition called `name`, if there is one.
 pub fn find(name: &str) -> Option<&'static Edition> {
     EDITIONS.iter().find(|e| e.name == name)
+}
+
+/// [`crate::load_rules`] with match options: diagnostics on stderr, a usage error for an
+/// unknown edition or a malformed `--option`.
+pub fn load_rules_with(arg: &str, option_args: &[String]) -> Result<Ruleset, crate::CliError> {
+    let options = parse_options(option_args).map_err(crate::CliError::Usage)?;
+    if options.is_empty() {
+        return crate::load_rules(arg);
+    }
+    match load_with_options(arg, &options) {
+        Ok(rs) => Ok(rs),
+        Err(RulesError::Unknown(m)) => Err(crate::CliError::Usage(m)),
+        Err(RulesError::Load(e)) => {
+            eprintln!("{e}");
+            Err(crate::CliError::Failure(format!(
+                "the ruleset `{arg}` with the options given has {} error{}",
+                e.0.len(),
+                if e.0.len() == 1 { "" } else { "s" }
+            )))
+        }
+    }
 }

@@ -8,7 +8,7 @@ use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Match};
 use fuba_engine::log::{EventKind, narrate};
 
-use crate::{AgentKind, CliError, CliResult, load_rules, make_agent, seed_or_clock};
+use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
 
 /// Options of `fuba play`.
 #[derive(Args, Debug)]
@@ -22,6 +22,10 @@ pub struct PlayArgs {
         env = "FUBA_RULES"
     )]
     pub rules: String,
+    /// Set a match option of the ruleset (`fuba rules show RULES --options` lists them);
+    /// repeatable: `--option weather=off --option skills=4`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// The match seed (dice and random players). Default: from the clock, printed to stderr.
     #[arg(long, short, value_name = "N")]
     pub seed: Option<u64>,
@@ -52,7 +56,7 @@ fn write_log(m: &Match<'_>, w: &mut dyn Write) -> io::Result<()> {
 
 /// Runs `fuba play`.
 pub fn run(a: PlayArgs) -> CliResult {
-    let rs = load_rules(&a.rules)?;
+    let rs = crate::editions::load_rules_with(&a.rules, &a.options)?;
     let seed = seed_or_clock(a.seed);
     let home = make_agent(a.home, seed, 0);
     let away = make_agent(a.away, seed, 1);

@@ -20,7 +20,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::stats::{self, Batch, Figure, Kind, Tally};
-use crate::{AgentKind, CliError, CliResult, load_rules, make_agent, seed_or_clock};
+use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
 
 /// `--format` of the figure commands.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -71,6 +71,10 @@ pub struct SimulateArgs {
         env = "FUBA_RULES"
     )]
     pub rules: String,
+    /// Set a match option of the ruleset (`fuba rules show RULES --options` lists them);
+    /// repeatable: `--option weather=off --option skills=4`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// How many matches to play (the whole batch, when split into shards).
     #[arg(long, short = 'n', value_name = "N", default_value_t = 1000)]
     pub games: u64,
@@ -217,7 +221,7 @@ pub fn machine_players(home: AgentKind, away: AgentKind) -> CliResult {
 /// Runs `fuba simulate`.
 pub fn run(a: SimulateArgs) -> CliResult {
     machine_players(a.home, a.away)?;
-    let rs = load_rules(&a.rules)?;
+    let rs = crate::editions::load_rules_with(&a.rules, &a.options)?;
     let seed = seed_or_clock(a.seed);
     let shard = a.shard.unwrap_or(Shard { k: 1, n: 1 });
     let batch = Batch {

@@ -85,6 +85,17 @@ pub fn load_str_with(
     text: &str,
     editions: EditionLookup<'_>,
 ) -> Result<Ruleset, LoadErrors> {
+    load_str_options(path, text, editions, &[])
+}
+
+/// [`load_str_with`], with match options set: `(name, value)` pairs as a player writes
+/// them (`weather`, `off`).
+pub fn load_str_options(
+    path: &Path,
+    text: &str,
+    editions: EditionLookup<'_>,
+    options: &[(String, String)],
+) -> Result<Ruleset, LoadErrors> {
     // 1. The chain of layers, top first, found by reading only `[meta] extends`.
     let mut chain: Vec<(PathBuf, String)> = vec![(path.to_path_buf(), text.to_string())];
     loop {
@@ -152,7 +163,7 @@ pub fn load_str_with(
         });
     }
     let raw = merged.unwrap_or_default();
-    build(file, raw, removed)
+    build(file, raw, removed, options)
 }
 
 /// Lays a layer over the ruleset below it: every named entry it writes replaces or adds;
@@ -219,6 +230,7 @@ fn merge(
         below.board.numbers.entry(name).or_default().extend(values);
     }
     below.constants.extend(top.constants);
+    below.options.extend(top.options);
     below.state.match_.extend(top.state.match_);
     below.state.team.extend(top.state.team);
     below.state.turn.extend(top.state.turn);
@@ -496,6 +508,7 @@ fn build(
     file: SourceFile,
     raw: RawRuleset,
     removed: HashMap<String, (usize, usize)>,
+    set_options: &[(String, String)],
 ) -> Result<Ruleset, LoadErrors> {
     let mut errors: Vec<Diagnostic> = Vec::new();
     let at = |span: (usize, usize)| (span.0, span.1);
@@ -578,7 +591,11 @@ fn build(
 
     let fingerprint = {
         let mut h: u64 = 0xcbf29ce484222325;
-        for b in file.text.bytes() {
+        // The text of every layer, then the options set for the match.
+        let set = set_options
+            .iter()
+            .flat_map(|(k, v)| [k.as_bytes(), b"=", v.as_bytes(), b";"]);
+        for b in file.text.bytes().chain(set.flatten().copied()) {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x100000001b3);
         }
@@ -606,6 +623,7 @@ fn build(
         symbols: Vec::new(),
         sym_index: HashMap::new(),
         constants: Vec::new(),
+        options: Vec::new(),
         vars: Default::default(),
         procs: Vec::new(),
         tables: Vec::new(),
@@ -665,6 +683,76 @@ fn build(
                 ),
             },
         }
+    }
+
+    // ---- match options: constants whose value the player may set
+    for (k, _) in set_options {
+        if !raw.options.contains_key(k) {
+            let known: Vec<&str> = raw.options.keys().map(String::as_str).collect();
+            errors.push(Diagnostic::error(format!(
+                "unknown match option `{k}`; {}",
+                if known.is_empty() {
+                    "this ruleset has no options".to_string()
+                } else {
+                    format!("its options are: {}", known.join(", "))
+                }
+            )));
+        }
+    }
+    for (name, o) in &raw.options {
+        let span = value_span(&o.default);
+        let Some((default, ty)) = (match o.default.get_ref() {
+            toml::Value::String(s) => Some((Value::Str(rs.intern(s)), Ty::Str)),
+            toml::Value::Integer(i) => Some((Value::Int(*i), Ty::Int)),
+            toml::Value::Boolean(b) => Some((Value::Bool(*b), Ty::Bool)),
+            _ => None,
+        }) else {
+            errors.push(
+                Diagnostic::error(format!(
+                    "option `{name}`: the default must be an integer, a boolean or a string"
+                ))
+                .at(&file, span),
+            );
+            continue;
+        };
+        let value = match set_options.iter().rev().find(|(k, _)| k == name) {
+            None => default.clone(),
+            Some((_, v)) => match (ty, v.as_str()) {
+                (Ty::Bool, "on" | "true" | "yes") => Value::Bool(true),
+                (Ty::Bool, "off" | "false" | "no") => Value::Bool(false),
+                (Ty::Int, v) if v.parse::<i64>().is_ok() => Value::Int(v.parse().unwrap_or(0)),
+                (Ty::Str, v) => Value::Str(rs.intern(v)),
+                (_, v) => {
+                    errors.push(
+                        Diagnostic::error(format!(
+                            "option `{name}={v}`: the option takes {}",
+                            if ty == Ty::Bool {
+                                "on or off".to_string()
+                            } else {
+                                format!("an {ty}")
+                            }
+                        ))
+                        .at(&file, span)
+                        .hint(o.doc.clone()),
+                    );
+                    default.clone()
+                }
+            },
+        };
+        if rs.constant(name).is_some() {
+            errors.push(
+                Diagnostic::error(format!("option `{name}` has the name of a constant"))
+                    .at(&file, span),
+            );
+        }
+        rs.constants.push((name.clone(), value.clone(), ty));
+        rs.options.push(MatchOption {
+            name: name.clone(),
+            doc: o.doc.clone(),
+            default,
+            value,
+            ty,
+        });
     }
 
     // ---- state variables

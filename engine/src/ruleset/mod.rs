@@ -13,7 +13,9 @@ use crate::ir::{Code, Scope, VarRef};
 use crate::value::{Sym, Ty, Value};
 use diag::{Diagnostic, SourceFile};
 
-pub use load::{EditionLookup, load_file, load_file_with, load_str, load_str_with};
+pub use load::{
+    EditionLookup, load_file, load_file_with, load_str, load_str_options, load_str_with,
+};
 
 /// What a code unit is, for messages: `procedures.control_check`, `tables.special_event[3]`.
 #[derive(Debug, Clone)]
@@ -134,6 +136,21 @@ pub struct Trigger {
     pub unit: u32,
 }
 
+/// A match option: a constant the player may set for a match.
+#[derive(Debug, Clone)]
+pub struct MatchOption {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub doc: String,
+    /// The value when nothing is set.
+    pub default: Value,
+    /// The value for this match.
+    pub value: Value,
+    /// Its type.
+    pub ty: Ty,
+}
+
 /// A declared state variable.
 #[derive(Debug, Clone)]
 pub struct VarDecl {
@@ -163,8 +180,10 @@ pub struct Ruleset {
     /// Interned strings.
     pub symbols: Vec<String>,
     sym_index: HashMap<String, Sym>,
-    /// Constants.
+    /// Constants (match options included, with their value for this match).
     pub constants: Vec<(String, Value, Ty)>,
+    /// Match options.
+    pub options: Vec<MatchOption>,
     /// State variables by scope: match, team, turn, team_turn.
     pub vars: [Vec<VarDecl>; 4],
     /// Procedures.

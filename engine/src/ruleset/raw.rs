@@ -18,6 +18,9 @@ pub struct RawRuleset {
     /// Named constants usable in code.
     #[serde(default)]
     pub constants: IndexMap<String, Spanned<toml::Value>>,
+    /// Match options: constants a player may set for a match (`--option NAME=VALUE`).
+    #[serde(default)]
+    pub options: IndexMap<String, RawOption>,
     /// State variables: `match`, `team` and `turn` scopes.
     #[serde(default)]
     pub state: RawState,
@@ -127,6 +130,17 @@ pub struct RawMark {
     pub south: Vec<String>,
     /// Areas for the team defending the north goal line.
     pub north: Vec<String>,
+}
+
+/// `[options.NAME]`.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawOption {
+    /// The value when the player sets nothing: an integer, a boolean or a string.
+    pub default: Spanned<toml::Value>,
+    /// What the option does.
+    #[serde(default)]
+    pub doc: String,
 }
 
 /// `[state]`.
