@@ -146,12 +146,17 @@ Play many matches and print figures.
 Match i (0-based) is played with the seed splitmix64(splitmix64(S) XOR i), where S is
 --seed, so `fuba play --seed <that seed>` replays any one of them. Matches run in
 parallel, but the figures do not depend on the number of threads: the same --seed and
---games always print the same figures (only the timing differs).
+--games always print the same figures (only the timing differs). `--shard K/N` plays only
+the matches with i mod N = K-1; `fuba merge` adds the JSON results of the shards up into
+exactly the figures of the whole batch.
 
-Figures: goals per match with a 95% confidence interval (mean ± 1.96·sd/√n), home wins,
-away wins and draws, shots per match and conversion (goals per shot) when the ruleset has
-a `shots` figure, every other figure of the ruleset's [figures] table per match, turns per
-half, matches stopped by the turn cap, and the time taken.
+Figures, each with a 95% confidence interval: goals per match (mean, sd, Student's t
+interval) and their distribution 0..10+, home wins, away wins and draws (Wilson
+intervals), shots and conversion (goals per shot, delta-method interval) when the ruleset
+has a `shots` figure, possession changes, every figure of the ruleset's [figures] table,
+turns, minutes played and stoppage minutes per half, choices and dice per match. Rules
+coverage: how often each table row, procedure and trigger ran, and which never did
+(--coverage lists every count, and the options picked).
 
 Nothing is logged (the fast path). A match that stops with a rule error is reported with
 its seed on stderr; the figures of the other matches are printed, and the exit code is 1.";
@@ -161,6 +166,8 @@ Examples:
   fuba simulate --games 2000 --seed 1
   fuba simulate --rules ./house-rules.toml --games 500 --seed 1 --format json
   fuba simulate --games 10000 --home heuristic --away random --jobs 4
+  fuba simulate --games 20000 --seed 1 --coverage --report original.html
+  fuba simulate --games 100000 --seed 1 --shard 1/4 --format json --out part1.json
 
 Exit codes: 0 every match was played; 1 the ruleset has errors or a match failed; 2 usage
 error.";
