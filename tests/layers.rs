@@ -228,3 +228,14 @@ fn match_options_are_set_per_match() {
     let (b, _) = play(&on, 4);
     assert_ne!(a, b);
 }
+
+/// `include` brings in a fragment's entries; the including file's own entries win.
+#[test]
+fn an_include_adds_entries_below_the_including_file() {
+    let rs = load_file(&fixture("with_include.toml")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(rs.triggers.iter().any(|t| t.name == "crowd"));
+    assert_eq!(
+        rs.constant("kickoff_ball").map(|c| c.0),
+        Some(Value::Int(4))
+    );
+}

@@ -45,7 +45,7 @@ pub fn load_str(path: &Path, text: &str) -> Result<Ruleset, LoadErrors> {
 }
 
 /// The most layers a ruleset may stack.
-const MAX_LAYERS: usize = 8;
+const MAX_LAYERS: usize = 32;
 
 /// Where `extends = name` written in `from` points.
 fn resolve_extends(
@@ -96,14 +96,50 @@ pub fn load_str_options(
     editions: EditionLookup<'_>,
     options: &[(String, String)],
 ) -> Result<Ruleset, LoadErrors> {
-    // 1. The chain of layers, top first, found by reading only `[meta] extends`.
+    // 1. The chain of layers, top first, found by reading only `[meta] extends` and
+    // `include`: a file's includes lie just below it, its parent below them.
     let mut chain: Vec<(PathBuf, String)> = vec![(path.to_path_buf(), text.to_string())];
+    let mut cur = 0;
     loop {
-        let (p, t) = chain.last().cloned().unwrap_or_default();
+        let (p, t) = chain[cur].clone();
         let head: RawHead = toml::from_str(&t)
             .map_err(|e| LoadErrors(vec![toml_error(&SourceFile::single(p.clone(), &t), 0, &e)]))?;
-        let Some(ext) = head.meta.extends else { break };
         let here = SourceFile::single(p.clone(), &t);
+        for inc in head.meta.include.iter().rev() {
+            let at = (inc.span().start, inc.span().end);
+            let ip = p.parent().unwrap_or(Path::new(".")).join(inc.get_ref());
+            let Ok(it) = std::fs::read_to_string(&ip) else {
+                return Err(LoadErrors(vec![
+                    Diagnostic::error(format!("cannot read the included file `{}`", ip.display()))
+                        .at(&here, at)
+                        .hint("an include is a path relative to the file that includes it"),
+                ]));
+            };
+            let ih: RawHead = toml::from_str(&it).map_err(|e| {
+                LoadErrors(vec![toml_error(
+                    &SourceFile::single(ip.clone(), &it),
+                    0,
+                    &e,
+                )])
+            })?;
+            if ih.meta.extends.is_some() || !ih.meta.include.is_empty() {
+                return Err(LoadErrors(vec![
+                    Diagnostic::error(format!(
+                        "the included file `{}` may not itself extend or include",
+                        ip.display()
+                    ))
+                    .at(&here, at),
+                ]));
+            }
+            if chain.len() >= MAX_LAYERS {
+                return Err(LoadErrors(vec![
+                    Diagnostic::error(format!("more than {MAX_LAYERS} layers and includes"))
+                        .at(&here, at),
+                ]));
+            }
+            chain.push((ip, it));
+        }
+        let Some(ext) = head.meta.extends else { break };
         let at = (ext.span().start, ext.span().end);
         if chain.len() >= MAX_LAYERS {
             return Err(LoadErrors(vec![
@@ -133,6 +169,7 @@ pub fn load_str_options(
             ]));
         }
         chain.push((pp, pt));
+        cur = chain.len() - 1;
     }
     chain.reverse();
     // 2. The layers laid end to end: every span is an offset into the whole.

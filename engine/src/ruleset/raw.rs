@@ -60,12 +60,15 @@ pub struct RawHead {
     pub meta: RawHeadMeta,
 }
 
-/// `[meta] extends`.
+/// `[meta] extends` and `include`.
 #[derive(Debug, Deserialize, Default)]
 pub struct RawHeadMeta {
     /// Edition name or path.
     #[serde(default)]
     pub extends: Option<Spanned<String>>,
+    /// Files whose entries are part of this one.
+    #[serde(default)]
+    pub include: Vec<Spanned<String>>,
 }
 
 /// `[meta]`.
@@ -84,6 +87,11 @@ pub struct RawMeta {
     /// Edition name or path of the ruleset this one builds on.
     #[serde(default)]
     pub extends: Option<Spanned<String>>,
+    /// Paths (relative to this file) of files holding more of this ruleset's entries
+    /// (skills, weather, events kept apart); this file's own entries win over theirs,
+    /// and a later file's over an earlier one's.
+    #[serde(default)]
+    pub include: Vec<Spanned<String>>,
 }
 
 /// `[board]`.
