@@ -1,21 +1,109 @@
-//! Property tests over whole seeded matches of the original edition: invariants checked
-//! between every stage, and exact replay from the recorded choices.
+//! Property tests over whole seeded matches of every edition that plays whole matches:
+//! invariants checked between every stage, and exact replay from the recorded choices.
+//!
+//! Each edition in [`EDITIONS`] gets the common invariants (pieces conserved, area counts
+//! consistent, ball value 1..=6 between stages, the clock never goes back, the score only
+//! goes up and only by goal events, full time reached, identical replay) and its own: the
+//! ranges of its per-team state variables and what accounts for its pieces off the board.
+//! An edition is added here once its ruleset plays whole matches.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use fuba_engine::agent::{RandomAgent, ScriptedAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Match, Outcome};
+use fuba_engine::ir::Scope;
 use fuba_engine::log::{Event, EventKind};
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::state::{Clock, GONE, MatchState, OFF};
+use fuba_engine::value::Value;
 use fuba_tests::edition;
 use proptest::prelude::*;
 
-/// The original edition, loaded once per test thread (a ruleset is not `Sync`).
-fn original() -> &'static Ruleset {
-    thread_local! {
-        static RS: &'static Ruleset = Box::leak(Box::new(edition("original")));
+/// What an edition promises beyond the common invariants.
+struct Edition {
+    /// The ruleset under `rulesets/`.
+    name: &'static str,
+    /// Per-team integer state variables and their rulebook range, checked between stages.
+    ranges: &'static [(&'static str, i64, i64)],
+    /// Per-team integer state variables whose sum is the number of the team's field
+    /// pieces off the board (sent off, injured and waiting, injured for good).
+    off_board: &'static [&'static str],
+    /// Emitted event kinds a team may have at most so many of in a match.
+    at_most: &'static [(&'static str, usize)],
+}
+
+const EDITIONS: &[Edition] = &[
+    Edition {
+        name: "original",
+        ranges: &[],
+        off_board: &["red"],
+        at_most: &[],
+    },
+    Edition {
+        name: "2015",
+        ranges: &[
+            // 3.1.1, 4.10 **, 4.11: condition dice are dice: 0..=6 (never over 6).
+            ("cond_def", 0, 6),
+            ("cond_mid", 0, 6),
+            ("cond_fwd", 0, 6),
+            // 3.5, 4.10: three substitutions.
+            ("subs", 0, 3),
+            // 4.11.1: a second failed test doubles tiredness, later ones do nothing.
+            ("tired", 0, 2),
+            ("yellow", 0, 99),
+            // 5.6: injured players waiting to return.
+            ("inj_next", 0, 10),
+            ("inj_second", 0, 10),
+            ("inj_third", 0, 10),
+            ("inj_due", 0, 10),
+        ],
+        // 5.4 red cards, 5.6 injured players off the board (returning or not).
+        off_board: &[
+            "red",
+            "inj_next",
+            "inj_second",
+            "inj_third",
+            "inj_due",
+            "inj_out",
+        ],
+        at_most: &[("substitution", 3)],
+    },
+];
+
+fn spec(name: &str) -> &'static Edition {
+    EDITIONS
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no edition {name} in EDITIONS"))
+}
+
+/// An edition's ruleset, loaded once for all test threads.
+fn rules(name: &str) -> &'static Ruleset {
+    static CACHE: OnceLock<Mutex<HashMap<String, &'static Ruleset>>> = OnceLock::new();
+    let mut m = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    m.entry(name.to_string())
+        .or_insert_with(|| Box::leak(Box::new(edition(name))))
+}
+
+/// A per-team integer state variable.
+fn team_int(st: &MatchState, rs: &Ruleset, name: &str, team: usize) -> Result<i64, String> {
+    let (v, _) = rs
+        .var(name)
+        .ok_or_else(|| format!("the ruleset has no state variable `{name}`"))?;
+    let value = match v.scope {
+        Scope::Team => &st.vars_team[usize::from(v.idx)][team],
+        Scope::TeamTurn => &st.vars_team_turn[usize::from(v.idx)][team],
+        _ => return Err(format!("`{name}` is not held per team")),
+    };
+    match value {
+        Value::Int(i) => Ok(*i),
+        other => Err(format!("`{name}` is {other:?}, not an integer")),
     }
-    RS.with(|r| *r)
 }
 
 /// What the observer remembers from the previous stage.
@@ -24,11 +112,14 @@ struct Seen {
     clock: Option<Clock>,
     score: [i64; 2],
     stages: u64,
+    /// Pieces off the board (sent off or injured) seen at some stage, per team.
+    most_off: [usize; 2],
 }
 
 /// The invariants that hold between any two stages.
-fn check_state(st: &MatchState, rs: &Ruleset, seen: &mut Seen) -> Result<(), String> {
+fn check_state(st: &MatchState, rs: &Ruleset, ed: &Edition, seen: &mut Seen) -> Result<(), String> {
     seen.stages += 1;
+    let pieces = usize::from(rs.pieces);
     for (t, p) in st.pieces.iter().enumerate() {
         let on_board = p.at.iter().filter(|a| **a < GONE).count();
         let gone = p.at.iter().filter(|a| **a == GONE).count();
@@ -39,9 +130,15 @@ fn check_state(st: &MatchState, rs: &Ruleset, seen: &mut Seen) -> Result<(), Str
                 st.clock
             ));
         }
-        if on_board + gone != usize::from(rs.pieces) || on_board + gone != 11 {
+        if on_board + gone != pieces || pieces != 11 {
             return Err(format!(
-                "team {t}: {on_board} on the board + {gone} sent off != 11 at {:?}",
+                "team {t}: {on_board} on the board + {gone} off != 11 at {:?}",
+                st.clock
+            ));
+        }
+        if p.at[0] >= GONE {
+            return Err(format!(
+                "team {t}: the goalkeeper left the board at {:?}",
                 st.clock
             ));
         }
@@ -50,6 +147,28 @@ fn check_state(st: &MatchState, rs: &Ruleset, seen: &mut Seen) -> Result<(), Str
             return Err(format!(
                 "team {t}: area counts sum to {counted}, but {on_board} pieces are on the board"
             ));
+        }
+        // Every piece off the board is accounted for by the rules' own bookkeeping.
+        let mut accounted = 0;
+        for v in ed.off_board {
+            accounted += team_int(st, rs, v, t)?;
+        }
+        if accounted != gone as i64 {
+            return Err(format!(
+                "team {t}: {gone} piece(s) off the board, but {} = {accounted} at {:?}",
+                ed.off_board.join(" + "),
+                st.clock
+            ));
+        }
+        seen.most_off[t] = seen.most_off[t].max(gone);
+        for (v, lo, hi) in ed.ranges {
+            let x = team_int(st, rs, v, t)?;
+            if !(*lo..=*hi).contains(&x) {
+                return Err(format!(
+                    "team {t}: {v} = {x} outside {lo}..={hi} at {:?}",
+                    st.clock
+                ));
+            }
         }
     }
     let (lo, hi) = rs.ball_values;
@@ -80,9 +199,11 @@ fn check_state(st: &MatchState, rs: &Ruleset, seen: &mut Seen) -> Result<(), Str
     Ok(())
 }
 
-/// Plays seed `seed` with random agents, checking the invariants after every stage.
-fn play_checked(seed: u64) -> Result<(Outcome, Vec<Event>, Seen), TestCaseError> {
-    let rs = original();
+/// Plays seed `seed` of an edition with random agents, checking the invariants after
+/// every stage.
+fn play_checked(name: &str, seed: u64) -> Result<(Outcome, Vec<Event>, Seen), TestCaseError> {
+    let rs = rules(name);
+    let ed = spec(name);
     let mut m = Match::new(
         rs,
         seed,
@@ -93,8 +214,8 @@ fn play_checked(seed: u64) -> Result<(Outcome, Vec<Event>, Seen), TestCaseError>
     .with_log();
     let mut seen = Seen::default();
     let outcome = m
-        .play_observed(&mut |st, rs| check_state(st, rs, &mut seen))
-        .map_err(|e| TestCaseError::fail(format!("seed {seed}: {e}")))?;
+        .play_observed(&mut |st, rs| check_state(st, rs, ed, &mut seen))
+        .map_err(|e| TestCaseError::fail(format!("{name}, seed {seed}: {e}")))?;
     let events = m.events().to_vec();
     Ok((outcome, events, seen))
 }
@@ -107,6 +228,23 @@ fn goals_in_log(events: &[Event]) -> [i64; 2] {
         }
     }
     g
+}
+
+/// Emitted events of a kind, per team (by the event's `team` field).
+fn emitted_per_team(events: &[Event], kind: &str) -> [usize; 2] {
+    let mut n = [0, 0];
+    for e in events {
+        if let EventKind::Emit { kind: k, fields } = &e.kind {
+            if k == kind {
+                match fields.get("team").and_then(|t| t.as_str()) {
+                    Some("home") => n[0] += 1,
+                    Some("away") => n[1] += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    n
 }
 
 /// The labels each team actually chose (choices with one legal option are made by the
@@ -129,66 +267,177 @@ fn scripts(events: &[Event]) -> [Vec<String>; 2] {
     s
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+/// The invariants of one seeded match of an edition.
+fn invariants(name: &str, seed: u64) -> Result<(), TestCaseError> {
+    let (outcome, events, seen) = play_checked(name, seed)?;
+    prop_assert!(
+        seen.stages > 2,
+        "{name}, seed {seed}: the observer was called only {} times",
+        seen.stages
+    );
+    prop_assert_eq!(
+        &outcome.ending,
+        &Ending::FullTime,
+        "{}, seed {}: the match did not reach full time",
+        name,
+        seed
+    );
+    prop_assert_eq!(
+        outcome.turns.len(),
+        2,
+        "{}, seed {}: halves played {:?}",
+        name,
+        seed,
+        &outcome.turns
+    );
+    for (h, t) in outcome.turns.iter().enumerate() {
+        prop_assert!(*t >= 1, "{name}, seed {seed}: half {} had no turn", h + 1);
+    }
+    prop_assert_eq!(
+        goals_in_log(&events),
+        outcome.score,
+        "{}, seed {}: goal events vs final score",
+        name,
+        seed
+    );
+    prop_assert_eq!(
+        seen.score,
+        outcome.score,
+        "{}, seed {}: last observed score vs final score",
+        name,
+        seed
+    );
+    match events.last().map(|e| &e.kind) {
+        Some(EventKind::MatchEnd { score }) => prop_assert_eq!(*score, outcome.score),
+        other => prop_assert!(false, "{name}, seed {seed}: the log ends with {other:?}"),
+    }
+    let ends: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::HalfEnd { reason } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    prop_assert_eq!(
+        ends,
+        vec!["rules", "rules"],
+        "{}, seed {}: half ends",
+        name,
+        seed
+    );
+    // The score only changes by goal events: every goal event carries the running score.
+    let mut running = [0, 0];
+    for e in &events {
+        if let EventKind::Goal { team, score } = &e.kind {
+            running[usize::from(team != "home")] += 1;
+            prop_assert_eq!(
+                *score,
+                running,
+                "{}, seed {}: goal event #{}",
+                name,
+                seed,
+                e.seq
+            );
+        }
+    }
+    for (kind, most) in spec(name).at_most {
+        let n = emitted_per_team(&events, kind);
+        prop_assert!(
+            n[0] <= *most && n[1] <= *most,
+            "{name}, seed {seed}: {n:?} \"{kind}\" events (at most {most} per team)"
+        );
+    }
+    Ok(())
+}
 
-    #[test]
-    fn invariants_hold_between_stages(seed in any::<u64>()) {
-        let (outcome, events, seen) = play_checked(seed)?;
-        prop_assert!(seen.stages > 2, "seed {seed}: the observer was called only {} times", seen.stages);
-        prop_assert_eq!(&outcome.ending, &Ending::FullTime, "seed {}: the match did not reach full time", seed);
-        prop_assert_eq!(outcome.turns.len(), 2, "seed {}: halves played {:?}", seed, &outcome.turns);
-        for (h, t) in outcome.turns.iter().enumerate() {
-            prop_assert!(*t >= 1, "seed {seed}: half {} had no turn", h + 1);
-        }
-        prop_assert_eq!(goals_in_log(&events), outcome.score, "seed {}: goal events vs final score", seed);
-        prop_assert_eq!(seen.score, outcome.score, "seed {}: last observed score vs final score", seed);
-        match events.last().map(|e| &e.kind) {
-            Some(EventKind::MatchEnd { score }) => prop_assert_eq!(*score, outcome.score),
-            other => prop_assert!(false, "seed {seed}: the log ends with {other:?}"),
-        }
-        let ends: Vec<&str> = events
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EventKind::HalfEnd { reason } => Some(reason.as_str()),
-                _ => None,
-            })
-            .collect();
-        prop_assert_eq!(ends, vec!["rules", "rules"], "seed {}: half ends", seed);
-        // Every goal event carries the running score.
-        let mut running = [0, 0];
-        for e in &events {
-            if let EventKind::Goal { team, score } = &e.kind {
-                running[usize::from(team != "home")] += 1;
-                prop_assert_eq!(*score, running, "seed {}: goal event #{}", seed, e.seq);
+/// Replays a seeded match of an edition from the choices recorded in its log.
+fn replay_identical(name: &str, seed: u64) -> Result<(), TestCaseError> {
+    let rs = rules(name);
+    let (outcome, events, _) = play_checked(name, seed)?;
+    let [home, away] = scripts(&events);
+    let (nh, na) = (home.len(), away.len());
+    let mut replay = Match::new(
+        rs,
+        seed,
+        Box::new(SeededDice::new(seed)),
+        Box::new(ScriptedAgent::new(home)),
+        Box::new(ScriptedAgent::new(away)),
+    )
+    .with_log();
+    let again = replay.play().map_err(|e| {
+        TestCaseError::fail(format!(
+            "{name}, seed {seed}: replay failed ({nh} home, {na} away choices): {e}"
+        ))
+    })?;
+    prop_assert_eq!(again.score, outcome.score);
+    prop_assert_eq!(&again.turns, &outcome.turns);
+    let replayed = replay.events();
+    prop_assert_eq!(
+        replayed.len(),
+        events.len(),
+        "{}, seed {}: event counts differ",
+        name,
+        seed
+    );
+    if let Some(i) = (0..events.len()).find(|i| replayed[*i] != events[*i]) {
+        prop_assert!(
+            false,
+            "{name}, seed {seed}: event {i} differs:\n  played:   {:?}\n  replayed: {:?}",
+            events[i],
+            replayed[i]
+        );
+    }
+    prop_assert!(replayed == events.as_slice());
+    Ok(())
+}
+
+/// One module of property tests per edition (64 cases each).
+macro_rules! edition_properties {
+    ($module:ident, $name:literal) => {
+        mod $module {
+            use super::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(64))]
+
+                #[test]
+                fn invariants_hold_between_stages(seed in any::<u64>()) {
+                    invariants($name, seed)?;
+                }
+
+                #[test]
+                fn recorded_choices_replay_the_same_match(seed in any::<u64>()) {
+                    replay_identical($name, seed)?;
+                }
             }
         }
-    }
+    };
+}
 
-    #[test]
-    fn recorded_choices_replay_the_same_match(seed in any::<u64>()) {
-        let rs = original();
-        let (outcome, events, _) = play_checked(seed)?;
-        let [home, away] = scripts(&events);
-        let (nh, na) = (home.len(), away.len());
-        let mut replay = Match::new(
-            rs,
-            seed,
-            Box::new(SeededDice::new(seed)),
-            Box::new(ScriptedAgent::new(home)),
-            Box::new(ScriptedAgent::new(away)),
-        )
-        .with_log();
-        let again = replay
-            .play()
-            .map_err(|e| TestCaseError::fail(format!("seed {seed}: replay failed ({nh} home, {na} away choices): {e}")))?;
-        prop_assert_eq!(again.score, outcome.score);
-        prop_assert_eq!(&again.turns, &outcome.turns);
-        let replayed = replay.events();
-        prop_assert_eq!(replayed.len(), events.len(), "seed {}: event counts differ", seed);
-        if let Some(i) = (0..events.len()).find(|i| replayed[*i] != events[*i]) {
-            prop_assert!(false, "seed {seed}: event {i} differs:\n  played:   {:?}\n  replayed: {:?}", events[i], replayed[i]);
-        }
-        prop_assert!(replayed == events.as_slice());
+edition_properties!(original, "original");
+edition_properties!(edition_2015, "2015");
+
+#[test]
+fn every_edition_listed_has_its_tests() {
+    // The macro invocations above and EDITIONS name the same editions.
+    let listed: Vec<&str> = EDITIONS.iter().map(|e| e.name).collect();
+    assert_eq!(listed, ["original", "2015"]);
+}
+
+/// The 2015 edition's injury bookkeeping is exercised: some seeded matches take players
+/// off injured or sent off and bring injured ones back (5.4, 5.6), so the piece accounting
+/// above is not vacuous.
+#[test]
+fn the_2015_accounting_sees_pieces_leave_and_return() {
+    let mut left = 0;
+    let mut returned = 0;
+    for seed in 0..24 {
+        let (_, events, seen) = play_checked("2015", seed).unwrap_or_else(|e| panic!("{e}"));
+        left += seen.most_off.iter().sum::<usize>();
+        returned += emitted_per_team(&events, "player returns")
+            .iter()
+            .sum::<usize>();
     }
+    assert!(left > 0, "no piece left the board in 24 matches");
+    assert!(returned > 0, "no injured piece came back in 24 matches");
 }
