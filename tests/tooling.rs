@@ -82,3 +82,48 @@ fn the_editions_check_clean() {
     }
     assert!(n >= 1);
 }
+
+/// For every modifier list of seeded matches, the rows that held add up to the logged
+/// total, and a row that did not hold added nothing: `fuba explain` shows true sums.
+#[test]
+fn modifier_rows_add_up_to_the_logged_total() {
+    use fuba_engine::agent::RandomAgent;
+    use fuba_engine::dice::SeededDice;
+    use fuba_engine::game::Match;
+    use fuba_engine::log::EventKind;
+    let rulesets = [
+        root().join("rulesets/original.toml"),
+        root().join("rulesets/examples/home-advantage.toml"),
+    ];
+    for path in rulesets {
+        let rs = load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        let mut lists = 0;
+        for seed in 1..=5u64 {
+            let mut m = Match::new(
+                &rs,
+                seed,
+                Box::new(SeededDice::new(seed)),
+                Box::new(RandomAgent::new(seed, 0)),
+                Box::new(RandomAgent::new(seed ^ 0x55, 1)),
+            )
+            .with_log();
+            m.play().unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+            for e in m.events() {
+                if let EventKind::Modifiers { name, rows, total } = &e.kind {
+                    lists += 1;
+                    let sum: i64 = rows.iter().filter(|r| r.applied).map(|r| r.value).sum();
+                    assert_eq!(sum, *total, "seed {seed}, event {} ({name})", e.seq);
+                    for r in rows.iter().filter(|r| !r.applied) {
+                        assert_eq!(r.value, 0, "seed {seed}, event {}: {}", e.seq, r.label);
+                    }
+                    assert!(!e.rule.is_empty(), "event {} names no rule", e.seq);
+                }
+            }
+        }
+        assert!(
+            lists > 50,
+            "{}: only {lists} modifier lists",
+            path.display()
+        );
+    }
+}

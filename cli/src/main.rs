@@ -21,6 +21,7 @@ macro_rules! note_raw {
 
 mod compare;
 mod editions;
+mod explain;
 mod human;
 mod merge;
 mod odds;
@@ -106,9 +107,12 @@ enum Command {
     /// Run scenario files: a pinned position, scripted dice and choices, expectations.
     #[command(long_about = SCENARIO_ABOUT, after_long_help = SCENARIO_EXAMPLES)]
     Scenario(scenario::ScenarioArgs),
-    /// Check ruleset files, list the engine's primitives.
+    /// Check, show, compare and start ruleset files; list the engine's primitives.
     #[command(subcommand)]
     Rules(rules::RulesCommand),
+    /// Explain a logged match: every modifier row, table entry and trigger behind its values.
+    #[command(after_long_help = EXPLAIN_EXAMPLES)]
+    Explain(explain::ExplainArgs),
     /// Print a shell completion script.
     #[command(after_long_help = COMPLETIONS_EXAMPLES)]
     Completions {
@@ -248,6 +252,15 @@ Examples:
 
 Exit codes: 0 every scenario passed; 1 a scenario failed or could not run; 2 usage error.";
 
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  fuba play --seed 5 --log m.jsonl
+  fuba explain m.jsonl --turn 3            # every roll, modifier row, table entry, trigger of turn 3
+  fuba explain m.jsonl --event 61          # one value and what led to it in its stage
+  fuba explain m.jsonl --format json | jq '.events[] | select(.event == \"modifiers\")'
+
+Exit codes: 0 explained; 1 the log cannot be read; 2 usage error (no such event or turn).";
+
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
   fuba completions bash > ~/.local/share/bash-completion/completions/fuba
@@ -364,6 +377,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Replay(a) => replay::run(a),
         Command::Scenario(a) => scenario::run(a),
         Command::Rules(r) => rules::run(r),
+        Command::Explain(a) => explain::run(a),
         Command::Completions { shell } => completions(shell),
     }
 }

@@ -217,3 +217,71 @@ fn the_starter_file_remove_example_works_uncommented() {
     let o = fuba(&["rules", "check", &path.display().to_string()]);
     assert_eq!(o.status.code(), Some(0), "{}\n{text}", stderr(&o));
 }
+
+#[test]
+fn explain_shows_every_modifier_row_table_entry_and_trigger() {
+    let dir = scratch("explain");
+    let log = dir.join("m.jsonl").display().to_string();
+    let o = fuba(&[
+        "play",
+        "--rules",
+        "rulesets/examples/home-advantage.toml",
+        "--seed",
+        "3",
+        "--log",
+        &log,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = fuba(&["explain", &log, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    let events = j["events"].as_array().expect("events");
+    let mut lists = 0;
+    for e in events.iter().filter(|e| e["event"] == "modifiers") {
+        lists += 1;
+        assert_eq!(e["rows_sum"], e["total"], "{e}");
+        assert!(
+            e["rule"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("procedures."))
+        );
+    }
+    assert!(lists > 10);
+    let table = events
+        .iter()
+        .find(|e| e["event"] == "table")
+        .expect("a table entry in seed 3");
+    assert!(
+        table["rule"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("tables.special_event["))
+    );
+    // A goal attempt with the house rule's trigger taken in.
+    let shot = events
+        .iter()
+        .find(|e| {
+            e["event"] == "modifiers" && !e["hook_effects"].as_array().is_none_or(Vec::is_empty)
+        })
+        .expect("a modifier list with a trigger");
+    let seq = shot["seq"].as_u64().expect("seq").to_string();
+    let o = fuba(&["explain", &log, "--event", &seq]);
+    let out = stdout(&o);
+    assert!(out.contains("modifiers \"goal attempt\""), "{out}");
+    assert!(out.contains("not held"), "{out}");
+    assert!(
+        out.contains("home_crowd at goal_attempt_modifier: +1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[triggers.home_crowd (section house rule)]"),
+        "{out}"
+    );
+    let o = fuba(&["explain", &log, "--turn", "1", "--half", "1"]);
+    assert!(
+        stdout(&o).contains("half 1, turn 1, stage"),
+        "{}",
+        stdout(&o)
+    );
+    let o = fuba(&["explain", &log, "--event", "999999"]);
+    assert_eq!(o.status.code(), Some(2));
+}
