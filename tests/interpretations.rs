@@ -78,10 +78,17 @@ fn every_ruleset_file_has_its_interpretations_documented() {
     let root = fuba_tests::root();
     let doc = read(&root.join("docs/interpretations.md"));
     let dir = root.join("rulesets");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
+    // The edition files and the fragment files they include (one folder down).
+    let list = |d: &std::path::Path| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(d)
+            .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .collect()
+    };
+    let mut files: Vec<_> = list(&dir)
+        .into_iter()
+        .flat_map(|p| if p.is_dir() { list(&p) } else { vec![p] })
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();

@@ -38,6 +38,59 @@ pub const EDITIONS: &[Edition] = &[
     },
 ];
 
+/// Fragment files the built-in editions include (`[meta] include`), by their path
+/// relative to the folder of the edition's file; an embedded edition finds them here.
+pub const FRAGMENTS: &[(&str, &str)] = &[
+    (
+        "2024/options.toml",
+        include_str!("../../rulesets/2024/options.toml"),
+    ),
+    (
+        "2024/condition.toml",
+        include_str!("../../rulesets/2024/condition.toml"),
+    ),
+    (
+        "2024/formations.toml",
+        include_str!("../../rulesets/2024/formations.toml"),
+    ),
+    (
+        "2024/substitutions.toml",
+        include_str!("../../rulesets/2024/substitutions.toml"),
+    ),
+    (
+        "2024/charge.toml",
+        include_str!("../../rulesets/2024/charge.toml"),
+    ),
+    (
+        "2024/pressing.toml",
+        include_str!("../../rulesets/2024/pressing.toml"),
+    ),
+    (
+        "2024/offside_risk.toml",
+        include_str!("../../rulesets/2024/offside_risk.toml"),
+    ),
+    (
+        "2024/challenge.toml",
+        include_str!("../../rulesets/2024/challenge.toml"),
+    ),
+    (
+        "2024/slowing.toml",
+        include_str!("../../rulesets/2024/slowing.toml"),
+    ),
+    (
+        "2024/weather.toml",
+        include_str!("../../rulesets/2024/weather.toml"),
+    ),
+    (
+        "2024/var.toml",
+        include_str!("../../rulesets/2024/var.toml"),
+    ),
+    (
+        "2024/skills.toml",
+        include_str!("../../rulesets/2024/skills.toml"),
+    ),
+];
+
 /// The names of the built-in editions, for messages.
 pub fn names() -> String {
     EDITIONS
@@ -66,6 +119,9 @@ fn looks_like_path(arg: &str) -> bool {
 /// The built-in edition an `extends` names, when no file of that name is found next to
 /// the ruleset extending it.
 pub fn lookup(name: &str) -> Option<(PathBuf, String)> {
+    if let Some((p, t)) = FRAGMENTS.iter().find(|(p, _)| *p == name) {
+        return Some((PathBuf::from(format!("<{p}>")), t.to_string()));
+    }
     find(name).map(|e| (PathBuf::from(format!("<{}>", e.name)), e.text.to_string()))
 }
 

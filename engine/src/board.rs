@@ -153,6 +153,8 @@ pub struct Board {
     /// `closer[side][a]`: areas closer to the goal line the team defending `side` attacks.
     closer: [Vec<AreaSet>; 2],
     same_level: Vec<AreaSet>,
+    /// `reaching[side][a]`: areas starting beyond `a` toward the attacked goal line.
+    reaching: [Vec<AreaSet>; 2],
     /// `behind[side][a]`: areas than which `a` is closer to the goal line attacked by the
     /// team defending `side`.
     behind: [Vec<AreaSet>; 2],
@@ -326,6 +328,20 @@ impl Board {
                 }
             }
         }
+        // `reaching[side][i]`: areas whose edge toward the own goal line of the team
+        // defending `side` lies farther from that line than area i's does.
+        let mut reaching = [vec![AreaSet::EMPTY; n], vec![AreaSet::EMPTY; n]];
+        for i in 0..n {
+            for j in 0..n {
+                let (x, y) = (&areas[i], &areas[j]);
+                if y.from > x.from {
+                    reaching[0][i].insert(j as AreaId);
+                }
+                if y.to < x.to {
+                    reaching[1][i].insert(j as AreaId);
+                }
+            }
+        }
         let mut behind = [vec![AreaSet::EMPTY; n], vec![AreaSet::EMPTY; n]];
         for (b, c) in behind.iter_mut().zip(&closer) {
             for (d, ahead) in c.iter().enumerate() {
@@ -372,6 +388,7 @@ impl Board {
             diagonal,
             closer,
             same_level,
+            reaching,
             behind,
             low_order,
             marks,
@@ -461,6 +478,12 @@ impl Board {
     /// Areas closer than `a` to the goal line attacked by the team defending `side`.
     pub fn closer(&self, a: AreaId, side: Side) -> AreaSet {
         self.closer[side.index()][a as usize]
+    }
+
+    /// Areas that begin farther from the own goal line of the team defending `side` than
+    /// `a` begins: they reach toward the goal line it attacks beyond `a`, level or not.
+    pub fn reaching(&self, a: AreaId, side: Side) -> AreaSet {
+        self.reaching[side.index()][a as usize]
     }
 
     /// Areas farther than some area of `s` from the goal line attacked by the team

@@ -1502,6 +1502,11 @@ impl<'a> Interp<'a> {
                 let t = self.team(&args[1], base)?;
                 Value::Areas(board.behind(s, side(t)))
             }
+            Prim::Reaching => {
+                let a = self.area(&args[0], base)?;
+                let t = self.team(&args[1], base)?;
+                Value::Areas(board.reaching(a, side(t)))
+            }
             Prim::SameLevel => Value::Areas(board.same_level(self.area(&args[0], base)?)),
             Prim::EntirelyInHalf | Prim::PartlyInHalf => {
                 let a = self.area(&args[0], base)?;

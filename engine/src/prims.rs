@@ -90,6 +90,7 @@ prims! {
     Distance = "distance"(Area, Area) -> Int: "Links on the shortest path between two areas.";
     Closer = "closer"(Area, Team) -> Areas: "Areas closer than the area to the goal line the team attacks (not at the same level).";
     Behind = "behind"(Areas, Team) -> Areas: "Areas farther from the goal line the team attacks than at least one area of the set (the set's areas are closer).";
+    Reaching = "reaching"(Area, Team) -> Areas: "Areas beginning farther from the team's own goal line than the area begins: they reach beyond it toward the goal line the team attacks, at the same level or not.";
     SameLevel = "same_level"(Area) -> Areas: "Areas at least partly at the same level as the area.";
     EntirelyInHalf = "entirely_in_half"(Area, Team) -> Bool: "Whether the area lies entirely in the team's own half.";
     PartlyInHalf = "partly_in_half"(Area, Team) -> Bool: "Whether the area lies at least partly in the team's own half.";

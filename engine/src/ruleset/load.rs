@@ -108,7 +108,17 @@ pub fn load_str_options(
         for inc in head.meta.include.iter().rev() {
             let at = (inc.span().start, inc.span().end);
             let ip = p.parent().unwrap_or(Path::new(".")).join(inc.get_ref());
-            let Ok(it) = std::fs::read_to_string(&ip) else {
+            // A file that is not on disk (a text built into a program) finds its
+            // includes through the lookup first, by their path relative to it.
+            let key = ip.to_string_lossy().replace('\\', "/");
+            let found = if p.is_file() {
+                std::fs::read_to_string(&ip).ok()
+            } else {
+                editions(&key)
+                    .map(|(_, t)| t)
+                    .or_else(|| std::fs::read_to_string(&ip).ok())
+            };
+            let Some(it) = found else {
                 return Err(LoadErrors(vec![
                     Diagnostic::error(format!("cannot read the included file `{}`", ip.display()))
                         .at(&here, at)
