@@ -256,8 +256,31 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
             J::Array(hooks)
         }
         What::Options => {
-            t.push_str(&format!("{}: no match options\n", rs.name));
-            json!([])
+            use fuba_engine::value::Value;
+            let show = |v: &Value| match v {
+                Value::Int(i) => i.to_string(),
+                Value::Bool(true) => "on".to_string(),
+                Value::Bool(false) => "off".to_string(),
+                Value::Str(s) => rs.symbol(*s).to_string(),
+                _ => String::new(),
+            };
+            if rs.options.is_empty() {
+                t.push_str(&format!("{}: no match options\n", rs.name));
+            }
+            let mut rows = vec![vec![
+                "option".to_string(),
+                "default".to_string(),
+                "what it does".to_string(),
+            ]];
+            let mut opts = Vec::new();
+            for o in &rs.options {
+                rows.push(vec![o.name.clone(), show(&o.default), o.doc.clone()]);
+                opts.push(json!({"name": o.name, "default": show(&o.default), "value": show(&o.value), "doc": o.doc}));
+            }
+            if !rs.options.is_empty() {
+                t.push_str(&aligned(&rows, "  "));
+            }
+            J::Array(opts)
         }
     };
     Ok((t, j))
