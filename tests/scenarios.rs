@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fuba_engine::ruleset::load_file;
+use fuba_engine::ruleset::load_str_options;
 use fuba_engine::scenario::Scenario;
 use fuba_tests::{root, ruleset_path};
 
@@ -21,12 +21,30 @@ fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Runs one scenario and records its failures.
+fn report(s: &Scenario, f: &Path, rs: &fuba_engine::ruleset::Ruleset, failed: &mut Vec<String>) {
+    match s.run(rs) {
+        Ok(r) if r.passed() => {}
+        Ok(r) => failed.push(format!(
+            "{} ({}):\n  {}\n  narration:\n    {}",
+            f.display(),
+            r.name,
+            r.failures.join("\n  "),
+            r.narration.join("\n    ")
+        )),
+        Err(e) => failed.push(format!("{e}")),
+    }
+}
+
 #[test]
 fn every_scenario_passes() {
     let mut files = Vec::new();
     scenario_files(&root().join("tests/scenarios"), &mut files);
     assert!(!files.is_empty(), "no scenarios found");
     let mut failed = Vec::new();
+    // Each ruleset (with its options) is loaded once.
+    let mut loaded: std::collections::HashMap<String, fuba_engine::ruleset::Ruleset> =
+        Default::default();
     for f in &files {
         let s = match Scenario::load(f) {
             Ok(s) => s,
@@ -36,24 +54,31 @@ fn every_scenario_passes() {
             }
         };
         let rules_path = s.rules_path().unwrap_or_else(|| ruleset_path(&s.rules));
-        let rs = match load_file(&rules_path) {
+        let key = format!("{} {:?}", rules_path.display(), s.option_pairs());
+        if let Some(rs) = loaded.get(&key) {
+            report(&s, f, rs, &mut failed);
+            continue;
+        }
+        let text = match std::fs::read_to_string(&rules_path) {
+            Ok(t) => t,
+            Err(e) => {
+                failed.push(format!(
+                    "{}: cannot read {}: {e}",
+                    f.display(),
+                    rules_path.display()
+                ));
+                continue;
+            }
+        };
+        let rs = match load_str_options(&rules_path, &text, &|_| None, &s.option_pairs()) {
             Ok(r) => r,
             Err(e) => {
                 failed.push(format!("{}: rules do not load:\n{e}", f.display()));
                 continue;
             }
         };
-        match s.run(&rs) {
-            Ok(r) if r.passed() => {}
-            Ok(r) => failed.push(format!(
-                "{} ({}):\n  {}\n  narration:\n    {}",
-                f.display(),
-                r.name,
-                r.failures.join("\n  "),
-                r.narration.join("\n    ")
-            )),
-            Err(e) => failed.push(format!("{e}")),
-        }
+        report(&s, f, &rs, &mut failed);
+        loaded.insert(key, rs);
     }
     assert!(
         failed.is_empty(),

@@ -53,14 +53,20 @@ impl Rules {
             Some(p) => (p.display().to_string(), Some(p)),
             None => (s.rules.clone(), None),
         };
+        let options = s.option_pairs();
+        let key = format!("{key} {options:?}");
         self.loaded
             .entry(key)
             .or_insert_with(|| match path {
-                Some(p) => crate::editions::load_path(&p).map_err(|e| {
-                    format!("the ruleset `{}` does not load:\n{e}", p.display())
-                }),
+                Some(p) => match editions::load_with_options(&p.display().to_string(), &options) {
+                    Ok(rs) => Ok(rs),
+                    Err(editions::RulesError::Load(e)) => {
+                        Err(format!("the ruleset `{}` does not load:\n{e}", p.display()))
+                    }
+                    Err(editions::RulesError::Unknown(m)) => Err(m),
+                },
                 None if editions::find(&s.rules).is_some() => {
-                    match editions::load(&s.rules) {
+                    match editions::load_with_options(&s.rules, &options) {
                         Ok(rs) => Ok(rs),
                         Err(editions::RulesError::Load(e)) => Err(format!(
                             "the edition `{}` does not load:\n{e}",

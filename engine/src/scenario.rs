@@ -29,6 +29,9 @@ pub struct Scenario {
     pub name: String,
     /// Edition name or ruleset path (relative to the scenario file).
     pub rules: String,
+    /// Match options of the rules: `{ weather = false, skills = 4 }`.
+    #[serde(default)]
+    pub options: IndexMap<String, toml::Value>,
     /// Where the situation comes from (rulebook section, example).
     #[serde(default)]
     pub source: String,
@@ -243,6 +246,20 @@ impl Scenario {
         })?;
         s.path = path.to_path_buf();
         Ok(s)
+    }
+
+    /// The match options as `(name, value)` pairs, as `--option NAME=VALUE` gives them.
+    pub fn option_pairs(&self) -> Vec<(String, String)> {
+        self.options
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    toml::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), v)
+            })
+            .collect()
     }
 
     /// The ruleset file the scenario names, when it names a path (relative to the file).
