@@ -477,6 +477,20 @@ impl<'a> Interp<'a> {
     }
 
     fn team(&mut self, n: &'a Node, base: usize) -> R<Team> {
+        // The common shapes of a team argument, without a round trip through `eval`.
+        match &n.kind {
+            NodeKind::Role(r) => {
+                self.tick(n.loc)?;
+                return Ok(self.role(*r));
+            }
+            NodeKind::Local(s) => {
+                if let Value::Team(t) = self.stack[base + *s as usize] {
+                    self.tick(n.loc)?;
+                    return Ok(t);
+                }
+            }
+            _ => {}
+        }
         match self.eval(n, base)? {
             Value::Team(t) => Ok(t),
             other => Err(self.error(n.loc, format!("expected a team, found {other:?}"))),
@@ -484,6 +498,12 @@ impl<'a> Interp<'a> {
     }
 
     fn area(&mut self, n: &'a Node, base: usize) -> R<AreaId> {
+        if let NodeKind::Local(s) = &n.kind {
+            if let Value::Area(a) = self.stack[base + *s as usize] {
+                self.tick(n.loc)?;
+                return Ok(a);
+            }
+        }
         match self.eval(n, base)? {
             Value::Area(a) => Ok(a),
             Value::None => {
@@ -494,6 +514,19 @@ impl<'a> Interp<'a> {
     }
 
     fn areas(&mut self, n: &'a Node, base: usize) -> R<AreaSet> {
+        if let NodeKind::Local(s) = &n.kind {
+            match self.stack[base + *s as usize] {
+                Value::Areas(set) => {
+                    self.tick(n.loc)?;
+                    return Ok(set);
+                }
+                Value::Area(a) => {
+                    self.tick(n.loc)?;
+                    return Ok(AreaSet::one(a));
+                }
+                _ => {}
+            }
+        }
         match self.eval(n, base)? {
             Value::Areas(s) => Ok(s),
             Value::Area(a) => Ok(AreaSet::one(a)),
@@ -503,6 +536,19 @@ impl<'a> Interp<'a> {
     }
 
     fn int(&mut self, n: &'a Node, base: usize) -> R<i64> {
+        match &n.kind {
+            NodeKind::Const(Value::Int(i)) => {
+                self.tick(n.loc)?;
+                return Ok(*i);
+            }
+            NodeKind::Local(s) => {
+                if let Value::Int(i) = self.stack[base + *s as usize] {
+                    self.tick(n.loc)?;
+                    return Ok(i);
+                }
+            }
+            _ => {}
+        }
         match self.eval(n, base)? {
             Value::Int(i) => Ok(i),
             other => Err(self.error(n.loc, format!("expected an integer, found {other:?}"))),
