@@ -6,13 +6,10 @@
 
 use std::path::Path;
 
-use fuba_engine::agent::RandomAgent;
-use fuba_engine::dice::SeededDice;
-use fuba_engine::game::Match;
 use fuba_engine::interp::RunError;
 use fuba_engine::ruleset::diag::LoadErrors;
 use fuba_engine::ruleset::{Ruleset, load_str};
-use fuba_tests::ruleset_path;
+use fuba_tests::{Agents, original_text, seeded_match};
 
 /// Loads a ruleset's text under a short name, so messages do not hold a machine's path.
 fn load_named(name: &str, text: &str) -> Result<Ruleset, LoadErrors> {
@@ -56,10 +53,6 @@ fn there_are_enough_broken_fixtures() {
     assert!(n >= 12, "only {n} broken rulesets in {}", dir.display());
 }
 
-fn original_text() -> String {
-    std::fs::read_to_string(ruleset_path("original")).expect("rulesets/original.toml is readable")
-}
-
 /// The original edition with the body of the `dice_rolling` stage replaced.
 fn with_dice_rolling(body: &str) -> String {
     let text = original_text();
@@ -76,22 +69,24 @@ fn with_dice_rolling(body: &str) -> String {
     format!("{}{body}\n{}", &text[..do_at], &text[end..])
 }
 
+/// The start of the `dice_rolling` stage: the initial values are rolled as usual.
+const ROLL_INITIAL: &str = r#"set initial[ct] = roll d6 by ct as "initial value"
+set initial[pt] = roll d6 by pt as "initial value""#;
+
+/// The original edition, loaded as `name`, with a `dice_rolling` stage that rolls the
+/// initial values and then runs `then`.
+fn rolling_then(name: &str, then: &str) -> Result<Ruleset, LoadErrors> {
+    load_named(name, &with_dice_rolling(&format!("{ROLL_INITIAL}\n{then}")))
+}
+
+/// Plays a seeded match with random agents, the log off.
 fn run(rs: &Ruleset, seed: u64) -> Result<(), RunError> {
-    let mut m = Match::new(
-        rs,
-        seed,
-        Box::new(SeededDice::new(seed)),
-        Box::new(RandomAgent::new(seed, 0)),
-        Box::new(RandomAgent::new(seed, 1)),
-    );
-    m.play().map(|_| ())
+    seeded_match(rs, seed, Agents::Random).play().map(|_| ())
 }
 
 #[test]
 fn a_runaway_stage_hits_the_operation_budget() {
-    let body = r#"set initial[ct] = roll d6 by ct as "initial value"
-set initial[pt] = roll d6 by pt as "initial value"
-repeat 64 {
+    let then = "repeat 64 {
   repeat 64 {
     repeat 64 {
       repeat 64 {
@@ -99,16 +94,13 @@ repeat 64 {
       }
     }
   }
-}"#;
-    let rs = match load_named("runaway.toml", &with_dice_rolling(body)) {
-        Ok(r) => r,
-        Err(e) => panic!("the runaway ruleset does not load:\n{e}"),
-    };
+}";
+    let rs = rolling_then("runaway.toml", then)
+        .unwrap_or_else(|e| panic!("the runaway ruleset does not load:\n{e}"));
     let started = std::time::Instant::now();
-    let err = match run(&rs, 1) {
-        Ok(()) => panic!("a stage doing 64^4 iterations finished within the budget"),
-        Err(e) => e,
-    };
+    let err = run(&rs, 1)
+        .err()
+        .unwrap_or_else(|| panic!("a stage doing 64^4 iterations finished within the budget"));
     assert!(
         started.elapsed().as_secs() < 30,
         "the budget took {:?} to stop the rule",
@@ -122,19 +114,12 @@ repeat 64 {
 
 #[test]
 fn a_repeat_over_the_limit_is_an_error() {
-    let body = r#"set initial[ct] = roll d6 by ct as "initial value"
-set initial[pt] = roll d6 by pt as "initial value"
-repeat 1000 {
-  set used_moves[ct] = 0
-}"#;
-    let rs = match load_named("repeat-1000.toml", &with_dice_rolling(body)) {
-        Ok(r) => r,
-        Err(e) => panic!("the ruleset does not load:\n{e}"),
-    };
-    let err = match run(&rs, 1) {
-        Ok(()) => panic!("`repeat 1000` ran"),
-        Err(e) => e,
-    };
+    let then = "repeat 1000 {\n  set used_moves[ct] = 0\n}";
+    let rs = rolling_then("repeat-1000.toml", then)
+        .unwrap_or_else(|e| panic!("the ruleset does not load:\n{e}"));
+    let err = run(&rs, 1)
+        .err()
+        .unwrap_or_else(|| panic!("`repeat 1000` ran"));
     assert!(err.message.contains("repeat 1000"), "{err}");
     assert!(err.message.contains("limit of 64"), "{err}");
     assert_eq!(err.rule, "procedures.dice_rolling", "{err}");
@@ -143,15 +128,9 @@ repeat 1000 {
 
 #[test]
 fn repeat_at_the_limit_runs() {
-    let body = r#"set initial[ct] = roll d6 by ct as "initial value"
-set initial[pt] = roll d6 by pt as "initial value"
-repeat 64 {
-  set used_moves[ct] = 0
-}"#;
-    let rs = match load_named("repeat-64.toml", &with_dice_rolling(body)) {
-        Ok(r) => r,
-        Err(e) => panic!("the ruleset does not load:\n{e}"),
-    };
+    let then = "repeat 64 {\n  set used_moves[ct] = 0\n}";
+    let rs = rolling_then("repeat-64.toml", then)
+        .unwrap_or_else(|e| panic!("the ruleset does not load:\n{e}"));
     if let Err(e) = run(&rs, 1) {
         panic!("`repeat 64` is within the limit, yet: {e}");
     }

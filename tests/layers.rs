@@ -2,7 +2,7 @@
 
 use fuba_engine::ruleset::load_file;
 use fuba_engine::value::Value;
-use fuba_tests::root;
+use fuba_tests::{Agents, root, seeded_match};
 
 fn fixture(name: &str) -> std::path::PathBuf {
     root().join("tests/fixtures/layers").join(name)
@@ -110,17 +110,7 @@ fn play(
     rs: &fuba_engine::ruleset::Ruleset,
     seed: u64,
 ) -> (Vec<String>, fuba_engine::interp::Counters) {
-    use fuba_engine::agent::RandomAgent;
-    use fuba_engine::dice::SeededDice;
-    use fuba_engine::game::Match;
-    let mut m = Match::new(
-        rs,
-        seed,
-        Box::new(SeededDice::new(seed)),
-        Box::new(RandomAgent::new(seed, 0)),
-        Box::new(RandomAgent::new(seed, 1)),
-    )
-    .with_log();
+    let mut m = seeded_match(rs, seed, Agents::Random).with_log();
     m.play().unwrap_or_else(|e| panic!("{e}"));
     let lines = m
         .events()
@@ -158,17 +148,8 @@ fn a_trigger_on_a_hook_changes_seeded_matches() {
 /// a stack overflow.
 #[test]
 fn calls_nested_deeper_than_the_limit_are_an_error() {
-    use fuba_engine::agent::RandomAgent;
-    use fuba_engine::dice::SeededDice;
-    use fuba_engine::game::Match;
     let rs = load_file(&fixture("deep_calls.toml")).unwrap_or_else(|e| panic!("{e}"));
-    let mut m = Match::new(
-        &rs,
-        1,
-        Box::new(SeededDice::new(1)),
-        Box::new(RandomAgent::new(1, 0)),
-        Box::new(RandomAgent::new(1, 1)),
-    );
+    let mut m = seeded_match(&rs, 1, Agents::Random);
     let err = m.play().err().unwrap_or_else(|| panic!("the match ran"));
     assert!(
         err.message.contains("calls nested deeper than 32"),

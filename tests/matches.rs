@@ -4,52 +4,9 @@
 
 use std::path::Path;
 
-use fuba_engine::agent::RandomAgent;
-use fuba_engine::dice::SeededDice;
-use fuba_engine::game::{Ending, Match, Outcome};
-use fuba_engine::log::{Event, EventKind, narrate};
+use fuba_engine::log::{Event, EventKind};
 use fuba_engine::ruleset::{Ruleset, load_str};
-use fuba_tests::{edition, ruleset_path};
-
-/// Plays a seeded match with random agents and the log on.
-fn play(rs: &Ruleset, seed: u64) -> (Outcome, Vec<Event>) {
-    let mut m = Match::new(
-        rs,
-        seed,
-        Box::new(SeededDice::new(seed)),
-        Box::new(RandomAgent::new(seed, 0)),
-        Box::new(RandomAgent::new(seed, 1)),
-    )
-    .with_log();
-    let outcome = match m.play() {
-        Ok(o) => o,
-        Err(e) => panic!("seed {seed}: {e}"),
-    };
-    (outcome, m.events().to_vec())
-}
-
-/// The narration of a match, one line per narrated event.
-fn narration(rs: &Ruleset, events: &[Event], verbose: bool) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| narrate(rs, e, verbose))
-        .collect()
-}
-
-fn narrated_match(rs: &Ruleset, seed: u64) -> String {
-    let (outcome, events) = play(rs, seed);
-    assert_eq!(outcome.ending, Ending::FullTime, "seed {seed}");
-    let mut text = narration(rs, &events, false).join("\n");
-    text.push_str(&format!(
-        "\n\nFinal score: {} - {} (turns per half: {:?})\n",
-        outcome.score[0], outcome.score[1], outcome.turns
-    ));
-    text
-}
-
-fn original_text() -> String {
-    std::fs::read_to_string(ruleset_path("original")).expect("rulesets/original.toml is readable")
-}
+use fuba_tests::{Agents, edition, narrated_match, narration, original_text, play};
 
 /// Loads a modified copy of the original edition under a made-up path.
 fn load_variant(name: &str, text: &str) -> Ruleset {
@@ -72,25 +29,25 @@ fn replace_once(text: &str, from: &str, to: &str) -> String {
 #[test]
 fn seed_1() {
     let rs = edition("original");
-    insta::assert_snapshot!(narrated_match(&rs, 1));
+    insta::assert_snapshot!(narrated_match(&rs, 1, Agents::Random));
 }
 
 #[test]
 fn seed_2() {
     let rs = edition("original");
-    insta::assert_snapshot!(narrated_match(&rs, 2));
+    insta::assert_snapshot!(narrated_match(&rs, 2, Agents::Random));
 }
 
 #[test]
 fn seed_3() {
     let rs = edition("original");
-    insta::assert_snapshot!(narrated_match(&rs, 3));
+    insta::assert_snapshot!(narrated_match(&rs, 3, Agents::Random));
 }
 
 #[test]
 fn seed_7_verbose_first_400_lines() {
     let rs = edition("original");
-    let (_, events) = play(&rs, 7);
+    let (_, events) = play(&rs, 7, Agents::Random);
     let lines = narration(&rs, &events, true);
     assert!(
         lines.len() > 400,
@@ -104,8 +61,8 @@ fn seed_7_verbose_first_400_lines() {
 fn the_same_seed_gives_the_same_log() {
     let rs = edition("original");
     for seed in [1, 42, 0xDEAD_BEEF] {
-        let (a, ea) = play(&rs, seed);
-        let (b, eb) = play(&rs, seed);
+        let (a, ea) = play(&rs, seed, Agents::Random);
+        let (b, eb) = play(&rs, seed, Agents::Random);
         assert_eq!(a.score, b.score);
         assert_eq!(a.turns, b.turns);
         let ja = serde_json::to_string(&ea).expect("events serialise");
@@ -116,8 +73,8 @@ fn the_same_seed_gives_the_same_log() {
         );
     }
     // And different seeds give different matches.
-    let (_, e1) = play(&rs, 1);
-    let (_, e2) = play(&rs, 2);
+    let (_, e1) = play(&rs, 1, Agents::Random);
+    let (_, e2) = play(&rs, 2, Agents::Random);
     assert_ne!(
         serde_json::to_string(&e1).unwrap(),
         serde_json::to_string(&e2).unwrap()
@@ -143,9 +100,9 @@ emit "no moves" { team: ct }
 
     let mut with_3 = Vec::new();
     for seed in 1..=50 {
-        let (_, events) = play(&original, seed);
+        let (_, events) = play(&original, seed, Agents::Random);
         let before = narration(&original, &events, false);
-        let (_, changed) = play(&variant, seed);
+        let (_, changed) = play(&variant, seed, Agents::Random);
         let after = narration(&variant, &changed, false);
         if rolled_special_event(&events, "3") {
             with_3.push(seed);
@@ -179,8 +136,8 @@ fn changing_the_kickoff_ball_value_changes_the_match() {
         "kickoff-4.toml",
         &replace_once(&text, "kickoff_ball = 3 ", "kickoff_ball = 4 "),
     );
-    let (_, a) = play(&original, 1);
-    let (_, b) = play(&variant, 1);
+    let (_, a) = play(&original, 1, Agents::Random);
+    let (_, b) = play(&variant, 1, Agents::Random);
     assert_ne!(
         narration(&original, &a, false),
         narration(&variant, &b, false)
@@ -201,7 +158,7 @@ fn a_copy_loaded_from_text_plays_like_the_file() {
     let from_file = edition("original");
     let from_text = load_variant("original-copy.toml", &original_text());
     assert_eq!(from_file.fingerprint, from_text.fingerprint);
-    let (_, a) = play(&from_file, 5);
-    let (_, b) = play(&from_text, 5);
+    let (_, a) = play(&from_file, 5, Agents::Random);
+    let (_, b) = play(&from_text, 5, Agents::Random);
     assert!(a == b);
 }

@@ -1,49 +1,14 @@
 //! Seeded matches of the 2015 edition: the narration of one as a snapshot (each stage of
 //! the 2015 turn order is narrated), and whole matches played to full time.
 
-use fuba_engine::agent::RandomAgent;
-use fuba_engine::dice::SeededDice;
-use fuba_engine::game::{Ending, Match, Outcome};
-use fuba_engine::log::{Event, EventKind, narrate};
-use fuba_engine::ruleset::Ruleset;
-use fuba_tests::edition;
-
-/// Plays a seeded match with random agents and the log on.
-fn play(rs: &Ruleset, seed: u64) -> (Outcome, Vec<Event>) {
-    let mut m = Match::new(
-        rs,
-        seed,
-        Box::new(SeededDice::new(seed)),
-        Box::new(RandomAgent::new(seed, 0)),
-        Box::new(RandomAgent::new(seed, 1)),
-    )
-    .with_log();
-    let outcome = match m.play() {
-        Ok(o) => o,
-        Err(e) => panic!("seed {seed}: {e}"),
-    };
-    (outcome, m.events().to_vec())
-}
-
-fn narrated_match(rs: &Ruleset, seed: u64) -> String {
-    let (outcome, events) = play(rs, seed);
-    assert_eq!(outcome.ending, Ending::FullTime, "seed {seed}");
-    let mut text = events
-        .iter()
-        .filter_map(|e| narrate(rs, e, false))
-        .collect::<Vec<_>>()
-        .join("\n");
-    text.push_str(&format!(
-        "\n\nFinal score: {} - {} (turns per half: {:?})\n",
-        outcome.score[0], outcome.score[1], outcome.turns
-    ));
-    text
-}
+use fuba_engine::game::Ending;
+use fuba_engine::log::{Event, EventKind};
+use fuba_tests::{Agents, edition, narrated_match, play};
 
 #[test]
 fn seed_1_2015() {
     let rs = edition("2015");
-    insta::assert_snapshot!(narrated_match(&rs, 1));
+    insta::assert_snapshot!(narrated_match(&rs, 1, Agents::Random));
 }
 
 /// The fields of the emitted events of a kind.
@@ -61,7 +26,7 @@ fn emitted<'e>(
 fn matches_reach_full_time_and_narrate_every_stage() {
     let rs = edition("2015");
     for seed in 1..=20 {
-        let (outcome, events) = play(&rs, seed);
+        let (outcome, events) = play(&rs, seed, Agents::Random);
         assert_eq!(outcome.ending, Ending::FullTime, "seed {seed}");
         for kind in [
             "target area",
@@ -95,8 +60,8 @@ fn matches_reach_full_time_and_narrate_every_stage() {
 #[test]
 fn the_same_seed_gives_the_same_2015_match() {
     let rs = edition("2015");
-    let (a, ea) = play(&rs, 7);
-    let (b, eb) = play(&rs, 7);
+    let (a, ea) = play(&rs, 7, Agents::Random);
+    let (b, eb) = play(&rs, 7, Agents::Random);
     assert_eq!(a.score, b.score);
     assert_eq!(
         serde_json::to_string(&ea).expect("events serialise"),

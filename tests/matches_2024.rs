@@ -3,71 +3,30 @@
 //! most six pieces counted, actions never negative, the phasing team alternates unless a
 //! set piece gives the next turn to the team taking it).
 
-use fuba_engine::agent::{HeuristicAgent, RandomAgent};
-use fuba_engine::dice::SeededDice;
-use fuba_engine::game::{Ending, Match, Outcome};
+use fuba_engine::game::Ending;
 use fuba_engine::ir::Scope;
-use fuba_engine::log::{Event, EventKind, narrate};
+use fuba_engine::log::EventKind;
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::Value;
-use fuba_tests::edition;
-
-/// Plays a seeded match with the log on; `heuristic` picks the agents.
-fn play(rs: &Ruleset, seed: u64, heuristic: bool) -> (Outcome, Vec<Event>) {
-    let (home, away): (
-        Box<dyn fuba_engine::agent::Agent>,
-        Box<dyn fuba_engine::agent::Agent>,
-    ) = if heuristic {
-        (
-            Box::new(HeuristicAgent::new(seed, 0)),
-            Box::new(HeuristicAgent::new(seed, 1)),
-        )
-    } else {
-        (
-            Box::new(RandomAgent::new(seed, 0)),
-            Box::new(RandomAgent::new(seed, 1)),
-        )
-    };
-    let mut m = Match::new(rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
-    let outcome = match m.play() {
-        Ok(o) => o,
-        Err(e) => panic!("seed {seed}: {e}"),
-    };
-    (outcome, m.events().to_vec())
-}
-
-fn narrated_match(rs: &Ruleset, seed: u64, heuristic: bool) -> String {
-    let (outcome, events) = play(rs, seed, heuristic);
-    assert_eq!(outcome.ending, Ending::FullTime, "seed {seed}");
-    let mut text: String = events
-        .iter()
-        .filter_map(|e| narrate(rs, e, false))
-        .collect::<Vec<_>>()
-        .join("\n");
-    text.push_str(&format!(
-        "\n\nFinal score: {} - {} (turns per half: {:?})\n",
-        outcome.score[0], outcome.score[1], outcome.turns
-    ));
-    text
-}
+use fuba_tests::{Agents, edition, narrated_match, play, seeded_match};
 
 #[test]
 fn seed_1_2024() {
     let rs = edition("2024");
-    insta::assert_snapshot!(narrated_match(&rs, 1, false));
+    insta::assert_snapshot!(narrated_match(&rs, 1, Agents::Random));
 }
 
 #[test]
 fn seed_2_2024_heuristic() {
     let rs = edition("2024");
-    insta::assert_snapshot!(narrated_match(&rs, 2, true));
+    insta::assert_snapshot!(narrated_match(&rs, 2, Agents::Heuristic));
 }
 
 #[test]
 fn the_same_seed_gives_the_same_2024_log() {
     let rs = edition("2024");
-    let (_, a) = play(&rs, 11, false);
-    let (_, b) = play(&rs, 11, false);
+    let (_, a) = play(&rs, 11, Agents::Random);
+    let (_, b) = play(&rs, 11, Agents::Random);
     assert_eq!(a, b);
 }
 
@@ -99,22 +58,12 @@ fn whole_2024_matches_keep_their_properties() {
         st.pieces.iter().all(|p| p.on_board() <= 11)
     };
     for seed in 0..40u64 {
-        let heuristic = seed % 2 == 1;
-        let (home, away): (
-            Box<dyn fuba_engine::agent::Agent>,
-            Box<dyn fuba_engine::agent::Agent>,
-        ) = if heuristic {
-            (
-                Box::new(HeuristicAgent::new(seed, 0)),
-                Box::new(HeuristicAgent::new(seed, 1)),
-            )
+        let agents = if seed % 2 == 1 {
+            Agents::Heuristic
         } else {
-            (
-                Box::new(RandomAgent::new(seed, 0)),
-                Box::new(RandomAgent::new(seed, 1)),
-            )
+            Agents::Random
         };
-        let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
+        let mut m = seeded_match(&rs, seed, agents).with_log();
         let outcome = m
             .play_observed(&mut |st, rs| {
                 if turn_int(rs, st, "actions") < 0 {

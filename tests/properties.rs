@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use fuba_engine::agent::{RandomAgent, ScriptedAgent};
+use fuba_engine::agent::ScriptedAgent;
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Match, Outcome};
 use fuba_engine::ir::Scope;
@@ -18,7 +18,7 @@ use fuba_engine::log::{Event, EventKind};
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::state::{Clock, GONE, MatchState, OFF};
 use fuba_engine::value::Value;
-use fuba_tests::edition;
+use fuba_tests::{Agents, edition, seeded_match};
 use proptest::prelude::*;
 
 /// What an edition promises beyond the common invariants.
@@ -204,14 +204,7 @@ fn check_state(st: &MatchState, rs: &Ruleset, ed: &Edition, seen: &mut Seen) -> 
 fn play_checked(name: &str, seed: u64) -> Result<(Outcome, Vec<Event>, Seen), TestCaseError> {
     let rs = rules(name);
     let ed = spec(name);
-    let mut m = Match::new(
-        rs,
-        seed,
-        Box::new(SeededDice::new(seed)),
-        Box::new(RandomAgent::new(seed, 0)),
-        Box::new(RandomAgent::new(seed, 1)),
-    )
-    .with_log();
+    let mut m = seeded_match(rs, seed, Agents::Random).with_log();
     let mut seen = Seen::default();
     let outcome = m
         .play_observed(&mut |st, rs| check_state(st, rs, ed, &mut seen))

@@ -1,7 +1,12 @@
-//! Helpers shared by the workspace tests.
+//! Helpers shared by the workspace tests: where the rulesets are, loading an edition, and
+//! playing and narrating seeded matches.
 
 use std::path::PathBuf;
 
+use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
+use fuba_engine::dice::SeededDice;
+use fuba_engine::game::{Ending, Match, Outcome};
+use fuba_engine::log::{Event, narrate};
 use fuba_engine::ruleset::{Ruleset, load_file};
 
 /// The repository root.
@@ -20,4 +25,72 @@ pub fn edition(name: &str) -> Ruleset {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
     }
+}
+
+/// The text of `rulesets/original.toml`, to make modified copies of.
+pub fn original_text() -> String {
+    std::fs::read_to_string(ruleset_path("original")).expect("rulesets/original.toml is readable")
+}
+
+/// Who plays a seeded match: both teams the same kind of agent, seeded with the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agents {
+    /// [`RandomAgent`]s.
+    Random,
+    /// [`HeuristicAgent`]s.
+    Heuristic,
+}
+
+impl Agents {
+    /// The home and away agents for seed `seed`.
+    pub fn build(self, seed: u64) -> (Box<dyn Agent>, Box<dyn Agent>) {
+        match self {
+            Agents::Random => (
+                Box::new(RandomAgent::new(seed, 0)),
+                Box::new(RandomAgent::new(seed, 1)),
+            ),
+            Agents::Heuristic => (
+                Box::new(HeuristicAgent::new(seed, 0)),
+                Box::new(HeuristicAgent::new(seed, 1)),
+            ),
+        }
+    }
+}
+
+/// A match of `rs` with dice and agents seeded with `seed`, the log off (add
+/// [`Match::with_log`] for the events).
+pub fn seeded_match(rs: &Ruleset, seed: u64, agents: Agents) -> Match<'_> {
+    let (home, away) = agents.build(seed);
+    Match::new(rs, seed, Box::new(SeededDice::new(seed)), home, away)
+}
+
+/// Plays a seeded match with the log on, panicking with the seed if a rule fails.
+pub fn play(rs: &Ruleset, seed: u64, agents: Agents) -> (Outcome, Vec<Event>) {
+    let mut m = seeded_match(rs, seed, agents).with_log();
+    let outcome = match m.play() {
+        Ok(o) => o,
+        Err(e) => panic!("seed {seed}: {e}"),
+    };
+    (outcome, m.events().to_vec())
+}
+
+/// The narration of a match, one line per narrated event.
+pub fn narration(rs: &Ruleset, events: &[Event], verbose: bool) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| narrate(rs, e, verbose))
+        .collect()
+}
+
+/// The narration of a seeded match (see [`play`]) and its final score: the text of the
+/// match snapshots. Asserts that the match reached full time.
+pub fn narrated_match(rs: &Ruleset, seed: u64, agents: Agents) -> String {
+    let (outcome, events) = play(rs, seed, agents);
+    assert_eq!(outcome.ending, Ending::FullTime, "seed {seed}");
+    let mut text = narration(rs, &events, false).join("\n");
+    text.push_str(&format!(
+        "\n\nFinal score: {} - {} (turns per half: {:?})\n",
+        outcome.score[0], outcome.score[1], outcome.turns
+    ));
+    text
 }

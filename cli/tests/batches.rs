@@ -1,43 +1,12 @@
 //! Batches at scale: shards and merge, output formats, figures with intervals, rules
 //! coverage, comparison with tests, exact odds and the HTML report.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::path::Path;
+
+use common::{fuba, ok, scratch};
 use serde_json::Value;
-
-fn fuba(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuba"))
-        .args(args)
-        .current_dir(workspace())
-        .env_remove("FUBA_RULES")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run fuba")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fuba-batches-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn ok(o: &Output) -> String {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn json_file(p: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(p).expect("read")).expect("JSON")

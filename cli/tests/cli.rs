@@ -1,39 +1,11 @@
 //! End-to-end tests of the `fuba` binary.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn fuba(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuba"))
-        .args(args)
-        .current_dir(workspace())
-        .env_remove("FUBA_RULES")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run fuba")
-}
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A private scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fuba-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
+use common::{fuba, fuba_with_stdin, json, scratch, stderr, stdout, workspace};
 
 fn original() -> String {
     std::fs::read_to_string(workspace().join("rulesets/original.toml")).expect("original.toml")
@@ -49,10 +21,6 @@ fn edited_copy(name: &str, from: &str, to: &str) -> PathBuf {
     let path = scratch(name).join(format!("{name}.toml"));
     std::fs::write(&path, text.replacen(from, to, 1)).expect("write copy");
     path
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
 }
 
 #[test]
@@ -113,19 +81,10 @@ fn play_log_is_json_lines_with_a_header() {
 
 #[test]
 fn a_human_player_reads_stdin_and_may_quit() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fuba"))
-        .args(["play", "--seed", "1", "--home", "human"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run fuba");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(b"nonsense\n42\n1\nq\n").expect("write");
-    }
-    let o = child.wait_with_output().expect("wait");
+    let o = fuba_with_stdin(
+        &["play", "--seed", "1", "--home", "human"],
+        b"nonsense\n42\n1\nq\n",
+    );
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("is not an option"), "{err}");
@@ -446,22 +405,8 @@ fn replay_under_an_edited_ruleset_shows_the_first_divergence() {
 fn replay_reads_stdin_and_names_a_bad_line() {
     let log = recorded("replay-stdin");
     let text = std::fs::read_to_string(&log).expect("log");
-    let run = |input: String| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fuba"))
-            .args(["replay", "-", "--format", "json"])
-            .current_dir(workspace())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run fuba");
-        {
-            use std::io::Write;
-            let mut stdin = child.stdin.take().expect("stdin");
-            stdin.write_all(input.as_bytes()).expect("write");
-        }
-        child.wait_with_output().expect("wait")
-    };
+    let run =
+        |input: String| fuba_with_stdin(&["replay", "-", "--format", "json"], input.as_bytes());
     let o = run(text.clone());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(json(&o)["identical"], true);

@@ -1,37 +1,9 @@
 //! End-to-end tests of the rule tooling: `fuba rules check` (lints, --deny warnings),
 //! `rules show`, `rules diff`, `rules new` and `fuba explain`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn fuba(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuba"))
-        .args(args)
-        .current_dir(workspace())
-        .env_remove("FUBA_RULES")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run fuba")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
-}
+use common::{fuba, json, scratch, stderr, stdout};
 
 const BAD: &str = "tests/fixtures/lints/unused-procedure_bad.toml";
 const OK: &str = "tests/fixtures/lints/unused-procedure_ok.toml";
@@ -85,13 +57,6 @@ fn the_editions_check_clean_under_deny_warnings() {
     let o = fuba(&["rules", "check", "--deny", "warnings", "original", "2015"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
-}
-
-/// A private scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fuba-tooling-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
 }
 
 #[test]

@@ -22,4 +22,4 @@ mod parser;
 pub mod print;
 
 pub use error::ParseError;
-pub use parser::{parse_body, parse_expression, parse_params};
+pub use parser::{KEYWORDS, parse_body, parse_expression, parse_params};

@@ -260,8 +260,9 @@ const CONTINUATIONS: &[&str] = &[
     "arguments `(...)`",
 ];
 
-/// The words that cannot be names (the `keyword` rule of the grammar).
-const KEYWORDS: &[&str] = &[
+/// The words that cannot be names: the `keyword` rule of the grammar. A keyword with
+/// more after it (`notx`, `in_`, `true1`) is a name.
+pub const KEYWORDS: &[&str] = &[
     "let",
     "set",
     "if",

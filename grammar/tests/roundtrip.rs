@@ -9,41 +9,9 @@
 use fuba_grammar::ast::*;
 use fuba_grammar::limits::MAX_NESTING;
 use fuba_grammar::print::{print_body, print_expr};
-use fuba_grammar::{parse_body, parse_expression};
+use fuba_grammar::{KEYWORDS, parse_body, parse_expression};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-
-const KEYWORDS: &[&str] = &[
-    "let",
-    "set",
-    "if",
-    "else",
-    "match",
-    "repeat",
-    "for",
-    "in",
-    "break",
-    "return",
-    "emit",
-    "hook",
-    "choose",
-    "by",
-    "from",
-    "secret",
-    "skip",
-    "roll",
-    "keep",
-    "as",
-    "modifiers",
-    "when",
-    "where",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
-    "none",
-];
 
 fn sp() -> Span {
     Span::default()
