@@ -77,7 +77,9 @@ pub enum RulesCommand {
     /// Meta, constants (old → new), state variables, match settings, the board (areas,
     /// links, marks, numbers), procedures (a short unified diff of the changed code),
     /// tables (rows added, removed, or with a changed label or code), hooks, triggers,
-    /// narration and figures. Sections with no difference are left out.
+    /// match options, narration and figures. Sections with no difference are left out.
+    /// `--summary` gives per section counts and names only (how one edition evolved into
+    /// another, at a glance).
     #[command(after_long_help = DIFF_EXAMPLES)]
     Diff {
         /// The ruleset compared from (an edition name or a file).
@@ -89,6 +91,10 @@ pub enum RulesCommand {
         /// `table`: a readable summary; `json`: every change as data.
         #[arg(long, short, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// Per section: how many entries were changed, added and removed, and their names
+        /// (no code, no field values).
+        #[arg(long)]
+        summary: bool,
     },
     /// Print a commented starter file for a house rule that extends an edition.
     ///
@@ -132,6 +138,7 @@ const DIFF_EXAMPLES: &str = "\
 Examples:
   fuba rules diff original rulesets/examples/gentle-long-pass.toml
   fuba rules diff original 2015
+  fuba rules diff 2015 2024 --summary
   fuba rules diff original my-rules.toml --format json | jq '.changes[].entry'
 
 Exit codes: 0 compared (whether or not they differ); 1 a ruleset has errors; 2 usage error.";
@@ -176,7 +183,12 @@ pub fn run(c: RulesCommand) -> CliResult {
             };
             show::run(&rules, &what, format)
         }
-        RulesCommand::Diff { a, b, format } => diff::run(&a, &b, format),
+        RulesCommand::Diff {
+            a,
+            b,
+            format,
+            summary,
+        } => diff::run(&a, &b, format, summary),
         RulesCommand::New { extends } => new::run(&extends),
         RulesCommand::Primitives => primitives(),
     }

@@ -52,6 +52,7 @@ struct Change {
 const SECTIONS: &[(&str, &str)] = &[
     ("meta", "meta"),
     ("constants", "constants"),
+    ("options", "match options"),
     ("state", "state variables"),
     ("match", "match settings"),
     ("board", "board"),
@@ -169,6 +170,13 @@ fn compare(a: &RawRuleset, b: &RawRuleset) -> Vec<Change> {
 
     d.map("constants", "", &a.constants, &b.constants, |v| {
         one(v.get_ref().to_string())
+    });
+
+    d.map("options", "", &a.options, &b.options, |o| {
+        vec![
+            ("default", o.default.get_ref().to_string()),
+            ("doc", o.doc.clone()),
+        ]
     });
 
     let (sa, sb) = (&a.state, &b.state);
@@ -496,6 +504,119 @@ fn render_change(t: &mut String, c: &Change) {
     }
 }
 
+/// Entries in a summary line: the name, and for a changed one-value entry with short
+/// values (a constant, a board number) its old and new value.
+fn summary_name(c: &Change) -> String {
+    if let (Kind::Changed, [("value", Some(o), Some(n))]) = (c.kind, c.fields.as_slice()) {
+        if o.len() + n.len() <= 24 && !o.contains('\n') && !n.contains('\n') {
+            return format!("{} ({o} → {n})", c.entry);
+        }
+    }
+    c.entry.clone()
+}
+
+/// `label:` followed by `names`, comma-separated and wrapped under the first name.
+fn wrapped(t: &mut String, label: &str, names: &[String]) {
+    const WIDTH: usize = 92;
+    let label = format!("{label}:");
+    let indent = 4 + 9;
+    let mut line = format!("    {label:<9}");
+    let mut first = true;
+    for (i, n) in names.iter().enumerate() {
+        let item = if i + 1 < names.len() {
+            format!("{n},")
+        } else {
+            n.clone()
+        };
+        let add = if first { item.len() } else { item.len() + 1 };
+        if !first && line.chars().count() + add > WIDTH {
+            t.push_str(line.trim_end());
+            t.push('\n');
+            line = " ".repeat(indent);
+            first = true;
+        }
+        if !first {
+            line.push(' ');
+        }
+        line.push_str(&item);
+        first = false;
+    }
+    t.push_str(&line);
+    t.push('\n');
+}
+
+const SUMMARY_KINDS: [Kind; 3] = [Kind::Changed, Kind::Added, Kind::Removed];
+
+fn render_summary(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> String {
+    let mut t = format!("rules diff: {} → {}\n", heading(a), heading(b));
+    if a.title != b.title {
+        t.push_str(&format!("  title: {:?} → {:?}\n", a.title, b.title));
+    }
+    let n = changes.len();
+    t.push_str(&match n {
+        0 => "no differences in the rules\n".to_string(),
+        1 => "1 difference (summary: names only; without --summary, each change in full)\n"
+            .to_string(),
+        _ => format!(
+            "{n} differences (summary: names only; without --summary, each change in full)\n"
+        ),
+    });
+    for (key, title) in SECTIONS {
+        let here: Vec<&Change> = changes.iter().filter(|c| c.section == *key).collect();
+        if here.is_empty() {
+            continue;
+        }
+        let counts: Vec<String> = SUMMARY_KINDS
+            .iter()
+            .filter_map(|k| {
+                let c = here.iter().filter(|x| x.kind == *k).count();
+                (c > 0).then(|| format!("{c} {}", k.name()))
+            })
+            .collect();
+        t.push_str(&format!("\n{title}: {}\n", counts.join(", ")));
+        for k in SUMMARY_KINDS {
+            let names: Vec<String> = here
+                .iter()
+                .filter(|c| c.kind == k)
+                .map(|c| summary_name(c))
+                .collect();
+            if !names.is_empty() {
+                wrapped(&mut t, k.name(), &names);
+            }
+        }
+    }
+    t
+}
+
+fn render_summary_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
+    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": rs.file.path.display().to_string()});
+    let sections: Vec<J> = SECTIONS
+        .iter()
+        .filter(|(key, _)| changes.iter().any(|c| c.section == *key))
+        .map(|(key, _)| {
+            let names = |k: Kind| {
+                changes
+                    .iter()
+                    .filter(|c| c.section == *key && c.kind == k)
+                    .map(|c| c.entry.clone())
+                    .collect::<Vec<_>>()
+            };
+            json!({
+                "section": key,
+                "changed": names(Kind::Changed),
+                "added": names(Kind::Added),
+                "removed": names(Kind::Removed),
+            })
+        })
+        .collect();
+    json!({
+        "a": side(a),
+        "b": side(b),
+        "differences": changes.len(),
+        "sections": sections,
+    })
+}
+
 fn render_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
     let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": rs.file.path.display().to_string()});
     json!({
@@ -519,16 +640,24 @@ fn render_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
 }
 
 /// Runs `fuba rules diff`.
-pub fn run(a: &str, b: &str, format: Format) -> CliResult {
+///
+/// With `summary`, per section counts and the names of what was changed, added and
+/// removed, without code or field values.
+pub fn run(a: &str, b: &str, format: Format, summary: bool) -> CliResult {
     let ra = crate::load_rules(a)?;
     let rb = crate::load_rules(b)?;
     let changes = compare(&ra.raw, &rb.raw);
     let mut out = BufWriter::new(io::stdout().lock());
     match format {
+        Format::Table if summary => out.write_all(render_summary(&ra, &rb, &changes).as_bytes())?,
         Format::Table => out.write_all(render_text(&ra, &rb, &changes).as_bytes())?,
         Format::Json => {
-            let s = serde_json::to_string_pretty(&render_json(&ra, &rb, &changes))
-                .map_err(io::Error::other)?;
+            let j = if summary {
+                render_summary_json(&ra, &rb, &changes)
+            } else {
+                render_json(&ra, &rb, &changes)
+            };
+            let s = serde_json::to_string_pretty(&j).map_err(io::Error::other)?;
             writeln!(out, "{s}")?;
         }
     }

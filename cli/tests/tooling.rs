@@ -250,3 +250,40 @@ fn explain_shows_every_modifier_row_table_entry_and_trigger() {
     let o = fuba(&["explain", &log, "--event", "999999"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn diff_summary_lists_names_per_section_without_code() {
+    let o = fuba(&["rules", "diff", "original", "2015", "--summary"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    insta::assert_snapshot!("diff_original_2015_summary", out);
+    let full = stdout(&fuba(&["rules", "diff", "original", "2015"]));
+    assert!(
+        out.lines().count() * 4 < full.lines().count(),
+        "a summary is much shorter than the full diff"
+    );
+    assert!(!out.contains("do:") && !out.contains("label:"), "{out}");
+    let o = fuba(&[
+        "rules",
+        "diff",
+        "original",
+        "2015",
+        "--summary",
+        "--format",
+        "json",
+    ]);
+    let j = json(&o);
+    let constants = j["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .find(|s| s["section"] == "constants")
+        .expect("constants differ");
+    assert!(
+        constants["removed"]
+            .as_array()
+            .expect("removed")
+            .contains(&"long_pass_per_area".into()),
+        "{constants}"
+    );
+}
