@@ -1350,23 +1350,13 @@ impl<'a> Interp<'a> {
                 });
                 Value::None
             }
-            Prim::RemovePiece => {
+            Prim::RemovePiece | Prim::TakeOff => {
                 let t = self.team(&args[0], base)?;
                 let a = self.area(&args[1], base)?;
-                let i = self.st.pieces[t as usize]
-                    .at
-                    .iter()
-                    .skip(1)
-                    .position(|x| *x == a);
-                match i {
-                    Some(i) => self.st.put(t, i + 1, GONE),
-                    None => {
-                        return Err(self.error(
-                            loc,
-                            format!("no field piece of the team in {}", board.name(a)),
-                        ));
-                    }
-                }
+                let i = self.field_piece_in(t, a, loc)?;
+                // Sent off for good, or off the board until placed again.
+                self.st
+                    .put(t, i, if p == Prim::RemovePiece { GONE } else { OFF });
                 self.emit_event(EventKind::Remove {
                     team: team_name(t).into(),
                     area: board.name(a).into(),
@@ -1389,26 +1379,6 @@ impl<'a> Interp<'a> {
                     team: team_name(t).into(),
                     area: board.name(a).into(),
                     keeper: false,
-                });
-                Value::None
-            }
-            Prim::TakeOff => {
-                let t = self.team(&args[0], base)?;
-                let a = self.area(&args[1], base)?;
-                let pc = &self.st.pieces[t as usize];
-                let pick = (1..pc.at.len())
-                    .filter(|i| pc.at[*i] == a)
-                    .min_by_key(|i| pc.moved & (1 << i) != 0);
-                let Some(i) = pick else {
-                    return Err(self.error(
-                        loc,
-                        format!("no field piece of the team in {}", board.name(a)),
-                    ));
-                };
-                self.st.put(t, i, OFF);
-                self.emit_event(EventKind::Remove {
-                    team: team_name(t).into(),
-                    area: board.name(a).into(),
                 });
                 Value::None
             }
@@ -1739,21 +1709,26 @@ impl<'a> Interp<'a> {
         })
     }
 
-    fn move_field(&mut self, t: Team, from: AreaId, to: AreaId, loc: Loc) -> R<()> {
+    /// A field piece of `t` in `a`: one that has not moved when there is one.
+    fn field_piece_in(&self, t: Team, a: AreaId, loc: Loc) -> R<usize> {
         let pc = &self.st.pieces[t as usize];
-        let pick = (1..pc.at.len())
-            .filter(|i| pc.at[*i] == from)
-            .min_by_key(|i| pc.moved & (1 << i) != 0);
-        let Some(i) = pick else {
-            return Err(self.error(
-                loc,
-                format!(
-                    "no field piece of {} in {}",
-                    team_name(t),
-                    self.rs.board.name(from)
-                ),
-            ));
-        };
+        (1..pc.at.len())
+            .filter(|i| pc.at[*i] == a)
+            .min_by_key(|i| pc.moved & (1 << i) != 0)
+            .ok_or_else(|| {
+                self.error(
+                    loc,
+                    format!(
+                        "no field piece of {} in {}",
+                        team_name(t),
+                        self.rs.board.name(a)
+                    ),
+                )
+            })
+    }
+
+    fn move_field(&mut self, t: Team, from: AreaId, to: AreaId, loc: Loc) -> R<()> {
+        let i = self.field_piece_in(t, from, loc)?;
         self.st.put(t, i, to);
         self.st.pieces[t as usize].moved |= 1 << i;
         self.emit_event(EventKind::Move {
