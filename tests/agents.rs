@@ -1,5 +1,6 @@
 //! The agents: the heuristic bot beats the random agent, and no agent can see the
-//! opponent's secret choices.
+//! opponent's secret choices (the original edition's penalty guess; the 2024 edition's
+//! penalty guess, 5.5.2, and formation cards, 2.1).
 
 use fuba_engine::agent::{Agent, Decision, HeuristicAgent, RandomAgent, View};
 use fuba_engine::dice::SeededDice;
@@ -138,5 +139,222 @@ fn penalty_guess_is_hidden_from_the_kicker() {
     assert!(
         offered[0].iter().any(|(k, _)| k == "penalty: kick"),
         "the kicker was never asked: {offered:?}"
+    );
+}
+
+/// 2024, 5.5.2: the goalkeeper chooses in secret, then the kicker chooses. The kicker's
+/// options, and everything its agent is offered up to and including the kick, are the
+/// same whatever the guess; the guess is logged as a secret choice of the goalkeeper's
+/// team, made before the kick.
+#[test]
+fn penalty_guess_is_hidden_from_the_kicker_2024() {
+    let rs = edition("2024");
+    let mut offered = Vec::new();
+    for guess in ["guess left", "no guess", "guess right"] {
+        let seen: Seen = Default::default();
+        let kicker = Spy {
+            kind: "penalty: kick",
+            label: "left",
+            seen: seen.clone(),
+        };
+        let keeper = Spy {
+            kind: "penalty: goalkeeper",
+            label: guess,
+            seen: Default::default(),
+        };
+        // A 1 misses a kick to the left whatever the guess (2 or 6 needed), so the match
+        // goes on the same way: a goal kick.
+        let mut m = Match::new(
+            &rs,
+            1,
+            Box::new(fuba_engine::dice::ScriptedDice::new([1])),
+            Box::new(kicker),
+            Box::new(keeper),
+        )
+        .with_log();
+        // Home attacks the north goal, in control: ten field pieces in its attacking half
+        // and the centre, goalkeepers in their boxes; the penalty setup places them again.
+        let st = &mut m.interp.st;
+        let area = |n: &str| rs.board.find(n).unwrap_or_else(|| panic!("no area {n}"));
+        st.put(0, 0, area("S_BOX"));
+        st.put(1, 0, area("N_BOX"));
+        for i in 1..11 {
+            st.put(0, i, area(if i % 2 == 0 { "CENTRE" } else { "N_FRONT" }));
+            st.put(1, i, area(if i % 2 == 0 { "CENTRE" } else { "S_FRONT" }));
+        }
+        st.ball_owner = 0;
+        st.ball_area = area("N_BOX");
+        let idx = rs
+            .procedure("penalty_kick")
+            .unwrap_or_else(|| panic!("no penalty_kick"));
+        match m.interp.call_proc(
+            idx,
+            vec![fuba_engine::value::Value::Team(0)],
+            Default::default(),
+        ) {
+            Ok(_) | Err(fuba_engine::interp::Flow::EndTurn) => {}
+            Err(e) => panic!("the penalty did not run: {e:?}"),
+        }
+        let choices: Vec<(&str, &str, bool)> = m
+            .events()
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Choice {
+                    team,
+                    decision,
+                    secret,
+                    ..
+                } => Some((team.as_str(), decision.as_str(), *secret)),
+                _ => None,
+            })
+            .collect();
+        let guess_at = choices
+            .iter()
+            .position(|c| *c == ("away", "penalty: goalkeeper", true))
+            .unwrap_or_else(|| panic!("no secret guess by away: {choices:?}"));
+        let kick_at = choices
+            .iter()
+            .position(|c| c.1 == "penalty: kick")
+            .unwrap_or_else(|| panic!("no kick: {choices:?}"));
+        assert!(guess_at < kick_at, "the guess must come before the kick");
+        assert_eq!(choices[kick_at], ("home", "penalty: kick", false));
+        // What the kicker's agent was offered, up to and including the kick.
+        let mut asked = seen.borrow().clone();
+        let upto = asked
+            .iter()
+            .position(|(k, _)| k == "penalty: kick")
+            .unwrap_or_else(|| panic!("the kicker was never asked: {asked:?}"));
+        asked.truncate(upto + 1);
+        assert_eq!(
+            asked[upto].1,
+            ["left", "middle", "right"],
+            "the kicker's options"
+        );
+        offered.push(asked);
+    }
+    assert_eq!(
+        offered[0], offered[1],
+        "kicker's options differ between guesses"
+    );
+    assert_eq!(
+        offered[1], offered[2],
+        "kicker's options differ between guesses"
+    );
+}
+
+/// Per "formation" decision: the options, and the opponent's formation as shown.
+type Shown = std::rc::Rc<std::cell::RefCell<Vec<(Vec<String>, Vec<String>)>>>;
+
+/// Answers "formation" with a label (every other decision with the first option) and
+/// records, at each "formation" decision, the options and what the public state shows of
+/// the opponent's formation (home's defenders, midfielders, forwards).
+struct FormationSpy {
+    label: &'static str,
+    seen: Shown,
+}
+
+impl Agent for FormationSpy {
+    fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String> {
+        let labels: Vec<String> = d.options.iter().map(|o| o.label(view.rules)).collect();
+        if d.kind != "formation" {
+            return Ok(0);
+        }
+        let shown = ["defenders", "midfielders", "forwards"]
+            .iter()
+            .map(|v| {
+                let (r, _) = view.rules.var(v).unwrap_or_else(|| panic!("no {v}"));
+                format!("{:?}", view.state.vars_team[usize::from(r.idx)][0])
+            })
+            .collect();
+        self.seen.borrow_mut().push((labels.clone(), shown));
+        labels
+            .iter()
+            .position(|l| l == self.label)
+            .ok_or_else(|| format!("{} not offered", self.label))
+    }
+    fn name(&self) -> String {
+        "formation spy".into()
+    }
+}
+
+/// 2024, 2.1: formation cards are chosen in secret and revealed together. Home chooses
+/// first; the away team's options and what its agent sees of home's formation when it
+/// chooses are the same whatever home chose; both choices are logged as secret; the
+/// formations are revealed (the `formations` event) only after both were chosen.
+#[test]
+fn formations_are_hidden_until_both_are_chosen_2024() {
+    let rs = edition("2024");
+    let mut offered = Vec::new();
+    for formation in ["4-4-2", "3-5-2", "4-2-4"] {
+        let seen: Shown = Default::default();
+        let home = FormationSpy {
+            label: formation,
+            seen: Default::default(),
+        };
+        let away = FormationSpy {
+            label: "4-4-2",
+            seen: seen.clone(),
+        };
+        // The kick-off decision: 5 against 3, home chooses.
+        let mut m = Match::new(
+            &rs,
+            1,
+            Box::new(fuba_engine::dice::ScriptedDice::new([5, 3])),
+            Box::new(home),
+            Box::new(away),
+        )
+        .with_log();
+        let idx = rs
+            .procedure("match_start")
+            .unwrap_or_else(|| panic!("no match_start"));
+        if let Err(e) = m.interp.call_proc(idx, Vec::new(), Default::default()) {
+            panic!("match_start did not run: {e:?}");
+        }
+        let mut formations = Vec::new();
+        let mut revealed_at = None;
+        for (i, e) in m.events().iter().enumerate() {
+            match &e.kind {
+                EventKind::Choice {
+                    team,
+                    decision,
+                    label,
+                    secret,
+                    ..
+                } if decision == "formation" => {
+                    assert!(*secret, "{team}'s formation must be a secret choice");
+                    formations.push((i, team.clone(), label.clone()));
+                }
+                EventKind::Emit { kind, fields } if kind == "formations" => {
+                    revealed_at = Some(i);
+                    let d = fields.get("home_defenders").and_then(|v| v.as_i64());
+                    assert_eq!(d, Some(i64::from(formation.as_bytes()[0] - b'0')));
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            formations
+                .iter()
+                .map(|f| (f.1.as_str(), f.2.as_str()))
+                .collect::<Vec<_>>(),
+            [("home", formation), ("away", "4-4-2")],
+        );
+        let revealed_at = revealed_at.unwrap_or_else(|| panic!("no formations event"));
+        assert!(
+            formations.iter().all(|f| f.0 < revealed_at),
+            "the formations are revealed before both are chosen"
+        );
+        let asked = seen.borrow().clone();
+        assert_eq!(asked.len(), 1, "away asked for a formation once: {asked:?}");
+        assert_eq!(asked[0].0.len(), 8, "eight formation cards: {asked:?}");
+        offered.push(asked);
+    }
+    assert_eq!(
+        offered[0], offered[1],
+        "what away is shown differs between home's formations"
+    );
+    assert_eq!(
+        offered[1], offered[2],
+        "what away is shown differs between home's formations"
     );
 }

@@ -6,6 +6,12 @@
 //! goes up and only by goal events, full time reached, identical replay) and its own: the
 //! ranges of its per-team state variables and what accounts for its pieces off the board.
 //! An edition is added here once its ruleset plays whole matches.
+//!
+//! The 2024 edition adds: its turn variable `actions` (4.2.1) is never negative; the
+//! ruleset's `count()` (evaluated by the engine on a copy of every observed state) never
+//! counts more than six pieces of a team in an area and otherwise counts them all (1.4.1);
+//! and the phasing team alternates from turn to turn except that a set piece gives the next
+//! turn to the team taking it (4).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -13,12 +19,13 @@ use std::sync::{Mutex, OnceLock};
 use fuba_engine::agent::ScriptedAgent;
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Match, Outcome};
-use fuba_engine::ir::Scope;
+use fuba_engine::interp::Interp;
+use fuba_engine::ir::{Loc, Scope};
 use fuba_engine::log::{Event, EventKind};
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::state::{Clock, GONE, MatchState, OFF};
 use fuba_engine::value::Value;
-use fuba_tests::{Agents, edition, seeded_match};
+use fuba_tests::{Agents, edition, ruleset_path, seeded_match};
 use proptest::prelude::*;
 
 /// What an edition promises beyond the common invariants.
@@ -32,6 +39,22 @@ struct Edition {
     off_board: &'static [&'static str],
     /// Emitted event kinds a team may have at most so many of in a match.
     at_most: &'static [(&'static str, usize)],
+    /// Per-team integer state variables whose sum is the number of the team's pieces
+    /// waiting off the board between stages (taken off to come back); none may wait when
+    /// empty.
+    waiting: &'static [&'static str],
+    /// When pieces can leave for good without a state variable counting them: the team
+    /// (0 home, 1 away) whose piece an event removes for good. `off_board` then counts
+    /// only some of the pieces gone, and the log accounts for all of them at full time.
+    gone_in_log: Option<fn(&Event) -> Option<usize>>,
+    /// Turn integer state variables and their range, checked between stages.
+    turn_ranges: &'static [(&'static str, i64, i64)],
+    /// The ruleset caps `count()` (`match.count_cap`): checked against the raw piece
+    /// counts of every observed state.
+    count_cap: Option<i64>,
+    /// Set-piece event kinds that give the next turn to their team; `Some` when the
+    /// edition's phasing team alternates from turn to turn otherwise.
+    phasing: Option<&'static [&'static str]>,
 }
 
 const EDITIONS: &[Edition] = &[
@@ -40,6 +63,11 @@ const EDITIONS: &[Edition] = &[
         ranges: &[],
         off_board: &["red"],
         at_most: &[],
+        turn_ranges: &[],
+        count_cap: None,
+        phasing: None,
+        waiting: &[],
+        gone_in_log: None,
     },
     Edition {
         name: "2015",
@@ -69,8 +97,58 @@ const EDITIONS: &[Edition] = &[
             "inj_out",
         ],
         at_most: &[("substitution", 3)],
+        turn_ranges: &[],
+        count_cap: None,
+        phasing: None,
+        waiting: &[],
+        gone_in_log: None,
+    },
+    Edition {
+        name: "2024",
+        ranges: &[
+            ("yellow", 0, 99),
+            ("red", 0, 10),
+            // A4: players off the field injured.
+            ("injured_out", 0, 10),
+        ],
+        // Pieces gone for good are counted from the log (`gone_2024`): an injury of 5-6
+        // has no state variable, and a red card with no field player left removes nobody.
+        off_board: &[],
+        at_most: &[],
+        // 4.2.1: one action plus at most two; special event 1-6 adds one.
+        turn_ranges: &[("actions", 0, 4)],
+        // 1.4.1: at most six pieces of a team counted in an area.
+        count_cap: Some(6),
+        phasing: Some(&[
+            "kick-off",
+            "free kick",
+            "quick free kick",
+            "corner kick",
+            "goal kick",
+        ]),
+        waiting: &["injured_out"],
+        gone_in_log: Some(gone_2024),
     },
 ];
+
+/// 2024: a piece leaves for good by a red card (5.6.2) that finds a field player to send
+/// off, or by an injury of five or six minutes (A4: "minutes" 0 in the event).
+fn gone_2024(e: &Event) -> Option<usize> {
+    let EventKind::Emit { kind, fields } = &e.kind else {
+        return None;
+    };
+    let team = match fields.get("team").and_then(|t| t.as_str()) {
+        Some("home") => 0,
+        Some("away") => 1,
+        _ => return None,
+    };
+    let gone = match kind.as_str() {
+        "red card" => fields.get("area").and_then(|a| a.as_str()) != Some("none"),
+        "injury" => fields.get("minutes").and_then(serde_json::Value::as_i64) == Some(0),
+        _ => false,
+    };
+    gone.then_some(team)
+}
 
 fn spec(name: &str) -> &'static Edition {
     EDITIONS
@@ -106,6 +184,73 @@ fn team_int(st: &MatchState, rs: &Ruleset, name: &str, team: usize) -> Result<i6
     }
 }
 
+/// A turn integer state variable.
+fn turn_int(st: &MatchState, rs: &Ruleset, name: &str) -> Result<i64, String> {
+    let (v, _) = rs
+        .var(name)
+        .ok_or_else(|| format!("the ruleset has no state variable `{name}`"))?;
+    if v.scope != Scope::Turn {
+        return Err(format!("`{name}` is not a turn variable"));
+    }
+    match &st.vars_turn[usize::from(v.idx)] {
+        Value::Int(i) => Ok(*i),
+        other => Err(format!("`{name}` is {other:?}, not an integer")),
+    }
+}
+
+/// The edition's ruleset with one procedure added, `probe_count(t, a) = count(t, a)`, so
+/// that the engine's own `count()` can be evaluated on any state.
+fn probe_rules(name: &str) -> &'static Ruleset {
+    static CACHE: OnceLock<Mutex<HashMap<String, &'static Ruleset>>> = OnceLock::new();
+    let mut m = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    m.entry(name.to_string()).or_insert_with(|| {
+        let path = ruleset_path(name);
+        let text = std::fs::read_to_string(&path).expect("the ruleset is readable");
+        let text = format!(
+            "{text}\n[procedures.probe_count]\nsection = \"1.4.1\"\nparams = \"t: team, a: area\"\ndo = 'count(t, a)'\n"
+        );
+        let rs = fuba_engine::ruleset::load_str(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+        Box::leak(Box::new(rs))
+    })
+}
+
+/// Evaluates the rules' `count()` for every team and area of `st` and compares it with the
+/// raw number of pieces there, capped at `cap`. Returns how many (team, area) pairs had
+/// more than `cap` pieces.
+fn check_count(probe: &mut Interp<'_>, st: &MatchState, cap: i64) -> Result<usize, String> {
+    let idx = probe
+        .rs
+        .procedure("probe_count")
+        .ok_or("no probe_count procedure")?;
+    probe.st = st.clone();
+    let mut over = 0;
+    for t in 0..2u8 {
+        for a in 0..probe.rs.board.areas.len() {
+            let raw = i64::from(st.pieces[usize::from(t)].count[a]);
+            let area = u8::try_from(a).map_err(|_| "too many areas")?;
+            let counted =
+                match probe.call_proc(idx, vec![Value::Team(t), Value::Area(area)], Loc::default())
+                {
+                    Ok(Value::Int(n)) => n,
+                    other => return Err(format!("count() gave {other:?}")),
+                };
+            if counted != raw.min(cap) {
+                return Err(format!(
+                    "team {t}, area {}: {raw} pieces, count() = {counted} (cap {cap}) at {:?}",
+                    probe.rs.board.areas[a].name, st.clock
+                ));
+            }
+            if raw > cap {
+                over += 1;
+            }
+        }
+    }
+    Ok(over)
+}
+
 /// What the observer remembers from the previous stage.
 #[derive(Default)]
 struct Seen {
@@ -114,6 +259,10 @@ struct Seen {
     stages: u64,
     /// Pieces off the board (sent off or injured) seen at some stage, per team.
     most_off: [usize; 2],
+    /// Observed (team, area) pairs with more pieces than `count()` counts.
+    over_cap: usize,
+    /// Pieces gone for good at the last stage, per team.
+    gone: [usize; 2],
 }
 
 /// The invariants that hold between any two stages.
@@ -124,15 +273,24 @@ fn check_state(st: &MatchState, rs: &Ruleset, ed: &Edition, seen: &mut Seen) -> 
         let on_board = p.at.iter().filter(|a| **a < GONE).count();
         let gone = p.at.iter().filter(|a| **a == GONE).count();
         let off = p.at.iter().filter(|a| **a == OFF).count();
-        if off != 0 {
+        let mut waiting = 0;
+        for v in ed.waiting {
+            waiting += team_int(st, rs, v, t)?;
+        }
+        if off as i64 != waiting {
             return Err(format!(
-                "team {t}: {off} piece(s) left OFF the board between stages at {:?}",
+                "team {t}: {off} piece(s) left OFF the board between stages, but {} = {waiting} at {:?}",
+                if ed.waiting.is_empty() {
+                    "none waits".to_string()
+                } else {
+                    ed.waiting.join(" + ")
+                },
                 st.clock
             ));
         }
-        if on_board + gone != pieces || pieces != 11 {
+        if on_board + gone + off != pieces || pieces != 11 {
             return Err(format!(
-                "team {t}: {on_board} on the board + {gone} off != 11 at {:?}",
+                "team {t}: {on_board} on the board + {gone} gone + {off} waiting != 11 at {:?}",
                 st.clock
             ));
         }
@@ -153,14 +311,15 @@ fn check_state(st: &MatchState, rs: &Ruleset, ed: &Edition, seen: &mut Seen) -> 
         for v in ed.off_board {
             accounted += team_int(st, rs, v, t)?;
         }
-        if accounted != gone as i64 {
+        if ed.gone_in_log.is_none() && accounted != gone as i64 {
             return Err(format!(
                 "team {t}: {gone} piece(s) off the board, but {} = {accounted} at {:?}",
                 ed.off_board.join(" + "),
                 st.clock
             ));
         }
-        seen.most_off[t] = seen.most_off[t].max(gone);
+        seen.most_off[t] = seen.most_off[t].max(gone + off);
+        seen.gone[t] = gone;
         for (v, lo, hi) in ed.ranges {
             let x = team_int(st, rs, v, t)?;
             if !(*lo..=*hi).contains(&x) {
@@ -169,6 +328,12 @@ fn check_state(st: &MatchState, rs: &Ruleset, ed: &Edition, seen: &mut Seen) -> 
                     st.clock
                 ));
             }
+        }
+    }
+    for (v, lo, hi) in ed.turn_ranges {
+        let x = turn_int(st, rs, v)?;
+        if !(*lo..=*hi).contains(&x) {
+            return Err(format!("{v} = {x} outside {lo}..={hi} at {:?}", st.clock));
         }
     }
     let (lo, hi) = rs.ball_values;
@@ -206,8 +371,24 @@ fn play_checked(name: &str, seed: u64) -> Result<(Outcome, Vec<Event>, Seen), Te
     let ed = spec(name);
     let mut m = seeded_match(rs, seed, Agents::Random).with_log();
     let mut seen = Seen::default();
+    let mut probe = ed.count_cap.map(|_| {
+        Interp::new(
+            probe_rules(name),
+            Box::new(SeededDice::new(seed)),
+            [
+                Box::new(ScriptedAgent::new(Vec::new())),
+                Box::new(ScriptedAgent::new(Vec::new())),
+            ],
+        )
+    });
     let outcome = m
-        .play_observed(&mut |st, rs| check_state(st, rs, ed, &mut seen))
+        .play_observed(&mut |st, rs| {
+            check_state(st, rs, ed, &mut seen)?;
+            if let (Some(p), Some(cap)) = (probe.as_mut(), ed.count_cap) {
+                seen.over_cap += check_count(p, st, cap)?;
+            }
+            Ok(())
+        })
         .map_err(|e| TestCaseError::fail(format!("{name}, seed {seed}: {e}")))?;
     let events = m.events().to_vec();
     Ok((outcome, events, seen))
@@ -238,6 +419,49 @@ fn emitted_per_team(events: &[Event], kind: &str) -> [usize; 2] {
         }
     }
     n
+}
+
+/// The phasing team alternates from turn to turn, except that a set piece of `set_pieces`
+/// gives the next turn to the team taking it; each half starts afresh.
+fn phasing_alternates(events: &[Event], set_pieces: &[&str]) -> Result<usize, String> {
+    let mut last: Option<&str> = None;
+    let mut set_piece_for: Option<&str> = None;
+    let mut turns = 0;
+    for e in events {
+        match &e.kind {
+            EventKind::Phasing { team } => {
+                turns += 1;
+                match (last, set_piece_for) {
+                    (_, Some(t)) if t != team => {
+                        return Err(format!(
+                            "event #{}: {team} phasing after a set piece of {t}",
+                            e.seq
+                        ));
+                    }
+                    (Some(prev), None) if prev == team => {
+                        return Err(format!(
+                            "event #{}: {team} phasing twice without a set piece",
+                            e.seq
+                        ));
+                    }
+                    _ => {}
+                }
+                last = Some(team);
+                set_piece_for = None;
+            }
+            EventKind::Emit { kind, fields } if set_pieces.contains(&kind.as_str()) => {
+                if let Some(t) = fields.get("team").and_then(|v| v.as_str()) {
+                    set_piece_for = Some(t);
+                }
+            }
+            EventKind::HalfEnd { .. } => {
+                last = None;
+                set_piece_for = None;
+            }
+            _ => {}
+        }
+    }
+    Ok(turns)
 }
 
 /// The labels each team actually chose (choices with one legal option are made by the
@@ -333,6 +557,29 @@ fn invariants(name: &str, seed: u64) -> Result<(), TestCaseError> {
             );
         }
     }
+    if let Some(gone_by) = spec(name).gone_in_log {
+        let mut logged = [0, 0];
+        for e in &events {
+            if let Some(t) = gone_by(e) {
+                logged[t] += 1;
+            }
+        }
+        prop_assert_eq!(
+            logged,
+            seen.gone,
+            "{}, seed {}: pieces removed by events vs pieces gone at full time",
+            name,
+            seed
+        );
+    }
+    if let Some(set_pieces) = spec(name).phasing {
+        let turns = phasing_alternates(&events, set_pieces)
+            .map_err(|e| TestCaseError::fail(format!("{name}, seed {seed}: {e}")))?;
+        prop_assert!(
+            turns > 2,
+            "{name}, seed {seed}: only {turns} phasing events"
+        );
+    }
     for (kind, most) in spec(name).at_most {
         let n = emitted_per_team(&events, kind);
         prop_assert!(
@@ -384,14 +631,17 @@ fn replay_identical(name: &str, seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// One module of property tests per edition (64 cases each).
+/// One module of property tests per edition (64 cases each unless given).
 macro_rules! edition_properties {
     ($module:ident, $name:literal) => {
+        edition_properties!($module, $name, 64);
+    };
+    ($module:ident, $name:literal, $cases:literal) => {
         mod $module {
             use super::*;
 
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(64))]
+                #![proptest_config(ProptestConfig::with_cases($cases))]
 
                 #[test]
                 fn invariants_hold_between_stages(seed in any::<u64>()) {
@@ -409,12 +659,13 @@ macro_rules! edition_properties {
 
 edition_properties!(original, "original");
 edition_properties!(edition_2015, "2015");
+edition_properties!(edition_2024, "2024", 32);
 
 #[test]
 fn every_edition_listed_has_its_tests() {
     // The macro invocations above and EDITIONS name the same editions.
     let listed: Vec<&str> = EDITIONS.iter().map(|e| e.name).collect();
-    assert_eq!(listed, ["original", "2015"]);
+    assert_eq!(listed, ["original", "2015", "2024"]);
 }
 
 /// The 2015 edition's injury bookkeeping is exercised: some seeded matches take players
@@ -433,4 +684,19 @@ fn the_2015_accounting_sees_pieces_leave_and_return() {
     }
     assert!(left > 0, "no piece left the board in 24 matches");
     assert!(returned > 0, "no injured piece came back in 24 matches");
+}
+
+/// The 2024 count check is not vacuous: some seeded matches put more than six pieces of a
+/// team in one area, where `count()` must give six.
+#[test]
+fn the_2024_count_cap_is_exercised() {
+    let mut over = 0;
+    for seed in 0..16 {
+        let (_, _, seen) = play_checked("2024", seed).unwrap_or_else(|e| panic!("{e}"));
+        over += seen.over_cap;
+    }
+    assert!(
+        over > 0,
+        "no area held more than six pieces of a team in 16 matches"
+    );
 }
