@@ -17,7 +17,7 @@ use crate::log::{Event, EventKind, ModRowLog, team_name, value_json};
 use crate::prims::Prim;
 use crate::ruleset::{Domain, Ruleset};
 use crate::state::{GONE, MatchState, OFF};
-use crate::value::{Dice, Move, MoveSet, Sym, Team, Value};
+use crate::value::{Dice, MoveSet, Sym, Team, Value};
 
 /// Limits on running rules. All in one place.
 #[derive(Debug, Clone, Copy)]
@@ -1754,10 +1754,5 @@ impl<'a> Interp<'a> {
             keeper: true,
         });
         Ok(())
-    }
-
-    /// Gives a move as a value (for tools and tests).
-    pub fn move_value(from: AreaId, to: AreaId, keeper: bool) -> Value {
-        Value::Move(Move { from, to, keeper })
     }
 }
