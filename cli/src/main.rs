@@ -71,7 +71,7 @@ Exit codes:
 ///
 /// Each rulebook edition is a ruleset file (TOML with rules written in the effect
 /// language); one engine plays them all. `--rules` takes the name of an edition built into
-/// `fuba` (original) or the path of a ruleset file, which is read when the command runs: copy
+/// `fuba` (original, 2015, 2024) or the path of a ruleset file, which is read when the command runs: copy
 /// a ruleset, change a number, and play or simulate it without rebuilding anything.
 ///
 /// Data (narration, figures, logs, check results) is written to stdout; diagnostics, the

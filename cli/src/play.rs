@@ -13,7 +13,7 @@ use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
 /// Options of `fuba play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The ruleset: a built-in edition name (original) or the path of a ruleset file.
+    /// The ruleset: a built-in edition name (original, 2015, 2024) or the path of a ruleset file.
     #[arg(
         long,
         short,

@@ -62,7 +62,7 @@ impl FromStr for Shard {
 /// Options of `fuba simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// The ruleset: a built-in edition name (original) or the path of a ruleset file.
+    /// The ruleset: a built-in edition name (original, 2015, 2024) or the path of a ruleset file.
     #[arg(
         long,
         short,
