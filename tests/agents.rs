@@ -358,3 +358,212 @@ fn formations_are_hidden_until_both_are_chosen_2024() {
         "what away is shown differs between home's formations"
     );
 }
+
+/// Wraps an agent and records every decision it is offered (kind and option labels); the
+/// wrapped agent still gets the rules' `prefer` hints it asks for.
+struct Recording<A> {
+    inner: A,
+    seen: Seen,
+}
+
+impl<A: Agent> Agent for Recording<A> {
+    fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String> {
+        let labels: Vec<String> = d.options.iter().map(|o| o.label(view.rules)).collect();
+        self.seen.borrow_mut().push((d.kind.to_string(), labels));
+        self.inner.choose(view, d)
+    }
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn wants_hints(&self) -> bool {
+        self.inner.wants_hints()
+    }
+}
+
+/// Scripted dice first, then seeded ones (what follows the shot does not matter here).
+struct ThenSeeded {
+    script: fuba_engine::dice::ScriptedDice,
+    rest: SeededDice,
+}
+
+impl fuba_engine::dice::DiceSource for ThenSeeded {
+    fn roll(&mut self, sides: u8, label: &str) -> Result<u8, String> {
+        if self.script.list.is_empty() {
+            self.rest.roll(sides, label)
+        } else {
+            self.script.roll(sides, label)
+        }
+    }
+}
+
+/// The 2024 edition with condition points and six skills (A1, A12).
+fn edition_2024_skills() -> fuba_engine::ruleset::Ruleset {
+    let path = fuba_tests::ruleset_path("2024");
+    let text = std::fs::read_to_string(&path).expect("rulesets/2024.toml is readable");
+    let options =
+        [("condition", "on"), ("skills", "6")].map(|(k, v)| (k.to_string(), v.to_string()));
+    fuba_engine::ruleset::load_str_options(&path, &text, &|_| None, &options)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Home, controlling, has the ball (value 2) in the away penalty area (N_BOX) with
+/// Clinical finisher in play and the given attack and midfield condition points; both
+/// teams are heuristic bots. The goal attempt (4.8) is called (the bot shoots: it needs a
+/// 4, 18 chances in 36, which it prefers to not shooting), its first die a 3.
+/// Returns the decisions home was offered and the logged events.
+fn heuristic_shot_from_the_box(
+    rs: &fuba_engine::ruleset::Ruleset,
+    cp_attack: i64,
+    cp_midfield: i64,
+) -> (Vec<(String, Vec<String>)>, Vec<fuba_engine::log::Event>) {
+    let seen: Seen = Default::default();
+    let home = Recording {
+        inner: HeuristicAgent::new(7, 0),
+        seen: seen.clone(),
+    };
+    let dice = ThenSeeded {
+        script: fuba_engine::dice::ScriptedDice::new([3]),
+        rest: SeededDice::new(7),
+    };
+    let mut m = Match::new(
+        rs,
+        7,
+        Box::new(dice),
+        Box::new(home),
+        Box::new(HeuristicAgent::new(7, 1)),
+    )
+    .with_log();
+    let st = &mut m.interp.st;
+    let area = |n: &str| rs.board.find(n).unwrap_or_else(|| panic!("no area {n}"));
+    // As tests/scenarios/2024-advanced/clinical_finisher.toml after its pass: home has
+    // one player in the box and three in front of it, away its goalkeeper and one player
+    // in the box (penalty area: defenders have more, -1).
+    st.put(0, 0, area("S_BOX"));
+    st.put(1, 0, area("N_BOX"));
+    for i in 1..11 {
+        let h = match i {
+            1 => "N_BOX",
+            2..=4 => "N_FRONT",
+            _ => "CENTRE",
+        };
+        let a = match i {
+            1 => "N_BOX",
+            2..=6 => "CENTRE",
+            _ => "S_FRONT",
+        };
+        st.put(0, i, area(h));
+        st.put(1, i, area(a));
+    }
+    st.ball_owner = 0;
+    st.phasing = 0;
+    st.ball_area = area("N_BOX");
+    st.ball_value = 2;
+    st.clock.minute = 30;
+    for (name, v) in [
+        ("skill_1", 1),
+        ("cp_attack", cp_attack),
+        ("cp_midfield", cp_midfield),
+        ("cp_defence", 0),
+    ] {
+        let (r, _) = rs.var(name).unwrap_or_else(|| panic!("no variable {name}"));
+        st.vars_team[usize::from(r.idx)][0] = fuba_engine::value::Value::Int(v);
+    }
+    let idx = rs
+        .procedure("goal_attempt")
+        .unwrap_or_else(|| panic!("no goal_attempt"));
+    match m.interp.call_proc(idx, Vec::new(), Default::default()) {
+        Ok(_) | Err(fuba_engine::interp::Flow::EndTurn) => {}
+        Err(e) => panic!("the goal attempt did not run: {e:?}"),
+    }
+    let offered = seen.borrow().clone();
+    (offered, m.events().to_vec())
+}
+
+/// The fields of the first `kind` event.
+fn first_emit<'e>(
+    events: &'e [fuba_engine::log::Event],
+    kind: &str,
+) -> Option<&'e serde_json::Map<String, serde_json::Value>> {
+    events.iter().find_map(|e| match &e.kind {
+        EventKind::Emit { kind: k, fields } if k == kind => Some(fields),
+        _ => None,
+    })
+}
+
+/// Issue 6, A12: the heuristic bot shoots from the penalty area and plays Clinical
+/// finisher when its team has a forwards' (attack zone) condition point: the skill is
+/// logged, one attack point is spent, and the shot's modifier is 0 (box -1, skill +1), so
+/// the 3 scores (3 + 0 > 2).
+#[test]
+fn heuristic_plays_clinical_finisher_from_the_box_2024() {
+    let rs = edition_2024_skills();
+    let (offered, events) = heuristic_shot_from_the_box(&rs, 2, 3);
+    assert!(
+        offered
+            .iter()
+            .any(|(k, o)| k == "Clinical finisher" && o == &["play", "keep"]),
+        "Clinical finisher was not offered: {offered:?}"
+    );
+    let picked = events.iter().find_map(|e| match &e.kind {
+        EventKind::Choice {
+            team,
+            decision,
+            label,
+            ..
+        } if decision == "Clinical finisher" => Some((team.as_str(), label.as_str())),
+        _ => None,
+    });
+    assert_eq!(picked, Some(("home", "play")));
+    let skill = first_emit(&events, "skill").unwrap_or_else(|| panic!("no skill event"));
+    assert_eq!(
+        skill.get("skill").and_then(|v| v.as_str()),
+        Some("Clinical finisher")
+    );
+    let spent = first_emit(&events, "condition spent")
+        .unwrap_or_else(|| panic!("no condition spent event"));
+    assert_eq!(spent.get("zone").and_then(|v| v.as_str()), Some("attack"));
+    assert_eq!(spent.get("points").and_then(|v| v.as_i64()), Some(1));
+    let shot = first_emit(&events, "shot").unwrap_or_else(|| panic!("no shot"));
+    assert_eq!(shot.get("modifier").and_then(|v| v.as_i64()), Some(0));
+    let goal = events.iter().find_map(|e| match &e.kind {
+        EventKind::Goal { team, score } => Some((team.as_str(), *score)),
+        _ => None,
+    });
+    assert_eq!(
+        goal,
+        Some(("home", [1, 0])),
+        "the 3 should score with the skill"
+    );
+}
+
+/// Issue 6, A12 and A1.2: with no point left in its attack zone and a single midfield
+/// point (an adjacent zone pays two), the team cannot pay Clinical finisher: the bot is
+/// not offered it, no skill is played, no point is spent, and the shot's modifier stays -1
+/// (3 - 1 equals the ball value 2: saved for a corner).
+#[test]
+fn heuristic_declines_clinical_finisher_without_attack_points_2024() {
+    let rs = edition_2024_skills();
+    let (offered, events) = heuristic_shot_from_the_box(&rs, 0, 1);
+    assert!(
+        offered.iter().any(|(k, _)| k == "goal attempt"),
+        "the bot was not asked to shoot: {offered:?}"
+    );
+    assert!(
+        !offered.iter().any(|(k, _)| k == "Clinical finisher"),
+        "Clinical finisher was offered without points: {offered:?}"
+    );
+    assert!(first_emit(&events, "skill").is_none(), "a skill was played");
+    assert!(
+        first_emit(&events, "condition spent").is_none(),
+        "a condition point was spent"
+    );
+    let shot = first_emit(&events, "shot").unwrap_or_else(|| panic!("no shot"));
+    assert_eq!(shot.get("modifier").and_then(|v| v.as_i64()), Some(-1));
+    assert!(first_emit(&events, "saved for a corner").is_some());
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Goal { .. })),
+        "no goal without the skill"
+    );
+}
