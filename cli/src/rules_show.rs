@@ -19,7 +19,8 @@ pub enum What {
     Constants,
     /// Procedures with section and parameters.
     Procedures,
-    /// Triggers grouped by hook.
+    /// Triggers grouped by hook, then the ruleset's skill catalogue (if it has one) with
+    /// the triggers and procedures that play each skill.
     Skills,
     /// Match options.
     Options,
@@ -66,6 +67,80 @@ fn value_text(rs: &Ruleset, v: &fuba_engine::value::Value) -> String {
         J::String(s) => format!("{s:?}"),
         other => other.to_string(),
     }
+}
+
+/// A condition written over several lines, as one line.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The ruleset's skill catalogue, by its own convention: `skill_name(i)` for `i` from 1 to
+/// the constant `skill_count`. Empty when the ruleset has neither (no skill is named here).
+fn skill_catalogue(rs: &Ruleset) -> Vec<String> {
+    use fuba_engine::agent::{Agent, RandomAgent};
+    use fuba_engine::value::Value;
+    let Some(idx) = rs.procedure("skill_name") else {
+        return Vec::new();
+    };
+    let Some((Value::Int(n), _)) = rs.constant("skill_count") else {
+        return Vec::new();
+    };
+    let agents: [Box<dyn Agent>; 2] = [
+        Box::new(RandomAgent::new(0, 0)),
+        Box::new(RandomAgent::new(0, 1)),
+    ];
+    let mut interp = fuba_engine::interp::Interp::new(
+        rs,
+        Box::new(fuba_engine::dice::ScriptedDice::new([])),
+        agents,
+    );
+    (1..=n)
+        .filter_map(
+            |i| match interp.call_proc(idx, vec![Value::Int(i)], Default::default()) {
+                Ok(Value::Str(s)) => Some(rs.symbol(s).to_string()),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// Where a skill is played: the triggers (with their hook) and the procedures whose code
+/// names it as a string. A skill played from a procedure, or from a trigger whose
+/// condition calls a helper, is found too; procedures that name most of the catalogue
+/// (the catalogue itself, the choice of skills) are left out.
+fn where_played(
+    rs: &Ruleset,
+    name: &str,
+    catalogue: &[String],
+) -> (Vec<(String, String)>, Vec<String>) {
+    let quoted = format!("{name:?}");
+    let names = |code: &str| code.contains(&quoted);
+    let triggers = rs
+        .raw
+        .triggers
+        .iter()
+        .filter(|(_, tr)| {
+            names(tr.body.get_ref()) || tr.when.as_ref().is_some_and(|w| names(w.get_ref()))
+        })
+        .map(|(n, tr)| (n.clone(), tr.hook.get_ref().clone()))
+        .collect();
+    let procs = rs
+        .raw
+        .procedures
+        .iter()
+        .filter(|(_, p)| {
+            let code = p.body.get_ref();
+            names(code)
+                && catalogue
+                    .iter()
+                    .filter(|c| code.contains(&format!("{c:?}")))
+                    .count()
+                    * 2
+                    <= catalogue.len()
+        })
+        .map(|(n, _)| n.clone())
+        .collect();
+    (triggers, procs)
 }
 
 /// The text and JSON of `what`; `Err` for a table that does not exist.
@@ -231,7 +306,7 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                         .triggers
                         .get(&tr.name)
                         .and_then(|r| r.when.as_ref())
-                        .map(|w| w.get_ref().trim().to_string());
+                        .map(|w| one_line(w.get_ref()));
                     rows.push(vec![
                         tr.name.clone(),
                         if tr.section.is_empty() {
@@ -253,7 +328,41 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                     json!({"hook": h.name, "params": params_text(&h.params), "triggers": trig}),
                 );
             }
-            J::Array(hooks)
+            let skills = skill_catalogue(rs);
+            let mut catalogue = Vec::new();
+            if !skills.is_empty() {
+                t.push_str(&format!(
+                    "\nskills of {} ({}, numbered by skill_name up to skill_count)\n",
+                    rs.name,
+                    skills.len()
+                ));
+                let mut rows = Vec::new();
+                for (i, name) in skills.iter().enumerate() {
+                    let (triggers, procs) = where_played(rs, name, &skills);
+                    let mut at: Vec<String> = triggers
+                        .iter()
+                        .map(|(tr, hook)| format!("trigger {tr} ({hook})"))
+                        .collect();
+                    at.extend(procs.iter().map(|p| format!("procedure {p}")));
+                    rows.push(vec![
+                        (i + 1).to_string(),
+                        name.clone(),
+                        if at.is_empty() {
+                            "(played nowhere)".to_string()
+                        } else {
+                            at.join(", ")
+                        },
+                    ]);
+                    catalogue.push(json!({
+                        "number": i + 1,
+                        "skill": name,
+                        "triggers": triggers.iter().map(|(tr, hook)| json!({"trigger": tr, "hook": hook})).collect::<Vec<_>>(),
+                        "procedures": procs,
+                    }));
+                }
+                t.push_str(&aligned(&rows, "  "));
+            }
+            json!({"hooks": hooks, "skills": catalogue})
         }
         What::Options => {
             use fuba_engine::value::Value;

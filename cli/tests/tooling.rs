@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fuba, json, scratch, stderr, stdout};
+use common::{fuba, json, ok, scratch, stderr, stdout};
 
 const BAD: &str = "tests/fixtures/lints/unused-procedure_bad.toml";
 const OK: &str = "tests/fixtures/lints/unused-procedure_ok.toml";
@@ -286,4 +286,109 @@ fn diff_summary_lists_names_per_section_without_code() {
             .contains(&"long_pass_per_area".into()),
         "{constants}"
     );
+}
+
+/// Issue 6: `rules show 2024 --skills`, `--options` and `--table weather` list every skill
+/// (A12's five tables), weather (A10) and advanced-rule option of the rulebook.
+#[test]
+fn show_2024_lists_every_skill_weather_and_option() {
+    let skills_out = ok(&fuba(&["rules", "show", "2024", "--skills"]));
+    let catalogue = skills_out
+        .split_once("\nskills of 2024 (40,")
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| panic!("no skill catalogue of 40 skills:\n{skills_out}"));
+    // fuba-2024.txt A12: team skills, goalkeepers, defenders, midfielders, forwards.
+    let rulebook = [
+        "Trained formation change",
+        "Strength in depth",
+        "Great condition",
+        "Fanatical fans",
+        "Trained special event",
+        "Gegenpressing",
+        "Angry coach",
+        "Sweeper keeper",
+        "Creative goalkeeper",
+        "Shot stopper",
+        "Penalty saver",
+        "Leading goalkeeper",
+        "Advancing goalkeeper",
+        "Tackler",
+        "Stopper",
+        "Skilled full back",
+        "Doubling up",
+        "Offside trap",
+        "Skilled wing back",
+        "Fast defender",
+        "Catenaccio",
+        "Midfield general",
+        "Creative midfielder",
+        "Midfield pressing",
+        "Crossing",
+        "Regista",
+        "Dribbler",
+        "Short passes",
+        "Box to box midfielder",
+        "Il mediano",
+        "Mezzala",
+        "Target man",
+        "Clinical finisher",
+        "Aggressive striker",
+        "Goal poacher",
+        "Actor",
+        "Runner",
+        "Seconda punta",
+        "Long range shooter",
+        "Loose cannon",
+    ];
+    assert_eq!(rulebook.len(), 40);
+    for s in rulebook {
+        let line = catalogue
+            .lines()
+            .find(|l| l.split("  ").any(|c| c.trim() == s))
+            .unwrap_or_else(|| panic!("{s} is not listed:\n{catalogue}"));
+        assert!(!line.contains("(played nowhere)"), "{s} is played nowhere");
+    }
+    // Every trigger's condition is on one line.
+    assert!(
+        skills_out.lines().all(|l| l.is_empty()
+            || l.starts_with(' ')
+            || l.starts_with("hook ")
+            || l.starts_with("triggers of")
+            || l.starts_with("skills of")),
+        "a condition spills over a line:\n{skills_out}"
+    );
+    insta::assert_snapshot!("show_2024_skills", skills_out);
+
+    let weather = ok(&fuba(&["rules", "show", "2024", "--table", "weather"]));
+    // fuba-2024.txt A10: Storm is no roll of the table; it comes from wind or rain at half
+    // time, and those rows say so.
+    for w in ["Heat", "Sunshine", "Wind", "Rain", "Cold", "storm"] {
+        assert!(weather.contains(w), "{w} missing:\n{weather}");
+    }
+    insta::assert_snapshot!("show_2024_weather", weather);
+
+    let options = ok(&fuba(&["rules", "show", "2024", "--options"]));
+    for (o, chapter) in [
+        ("condition", "A1"),
+        ("advanced_formations", "A2"),
+        ("substitutions", "A3"),
+        ("charge", "A5"),
+        ("aggressive_pressing", "A6"),
+        ("offside_risk", "A7"),
+        ("challenge", "A8"),
+        ("slowing_down", "A9"),
+        ("weather", "A10"),
+        ("var", "A11"),
+        ("skills", "A12"),
+    ] {
+        let line = options
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{o} ")))
+            .unwrap_or_else(|| panic!("option {o} missing:\n{options}"));
+        assert!(
+            line.contains(&format!("{chapter}:")) || line.contains(&format!("{chapter} (")),
+            "{o} is not {chapter}: {line}"
+        );
+    }
+    insta::assert_snapshot!("show_2024_options", options);
 }
