@@ -1,0 +1,139 @@
+//! The 2024 advanced rules as match options (issue 6): each option switched on alone
+//! changes a seeded match's log, condition points stay within their caps (A1, A3) through
+//! whole matches, and a seeded match with every advanced rule on, as a snapshot.
+
+use fuba_engine::game::Ending;
+use fuba_engine::ir::Scope;
+use fuba_engine::ruleset::{Ruleset, load_str_options};
+use fuba_engine::state::MatchState;
+use fuba_engine::value::Value;
+use fuba_tests::{Agents, narrated_match, play, ruleset_path, seeded_match};
+
+/// The 2024 edition with these match options set (`(name, value)` as `--option` takes
+/// them); every option not given keeps its default (off, skills 0).
+fn with_options(options: &[(&str, &str)]) -> Ruleset {
+    let path = ruleset_path("2024");
+    let text = std::fs::read_to_string(&path).expect("rulesets/2024.toml is readable");
+    let options: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    load_str_options(&path, &text, &|_| None, &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every advanced option of rulesets/2024/options.toml, with the value that switches it on.
+const OPTIONS: [(&str, &str); 11] = [
+    ("condition", "on"),
+    ("advanced_formations", "on"),
+    ("substitutions", "on"),
+    ("charge", "on"),
+    ("aggressive_pressing", "on"),
+    ("offside_risk", "on"),
+    ("challenge", "on"),
+    ("slowing_down", "on"),
+    ("weather", "on"),
+    ("var", "on"),
+    ("skills", "4"),
+];
+
+/// The options that act only through condition points ("needs condition" in
+/// options.toml): alone they change nothing, so they are compared with condition alone.
+const NEEDS_CONDITION: [&str; 3] = ["advanced_formations", "aggressive_pressing", "challenge"];
+
+/// The first seed in 1..40 (random agents, then heuristic ones) whose log under `on`
+/// differs from its log under `base`.
+fn changing_seed(base: &Ruleset, on: &Ruleset) -> Option<(u64, Agents)> {
+    for agents in [Agents::Random, Agents::Heuristic] {
+        for seed in 1..40u64 {
+            let (_, a) = play(base, seed, agents);
+            let (_, b) = play(on, seed, agents);
+            if a != b {
+                return Some((seed, agents));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn each_advanced_option_changes_a_seeded_match() {
+    let off = with_options(&[]);
+    let condition_only = with_options(&[("condition", "on")]);
+    let mut unchanged = vec![];
+    for (name, value) in OPTIONS {
+        let alone = with_options(&[(name, value)]);
+        if NEEDS_CONDITION.contains(&name) {
+            // Alone it has no condition points to spend: the log is that of all off.
+            assert_eq!(
+                changing_seed(&off, &alone),
+                None,
+                "{name} changes a match without condition points"
+            );
+            let with_condition = with_options(&[("condition", "on"), (name, value)]);
+            if changing_seed(&condition_only, &with_condition).is_none() {
+                unchanged.push(format!("{name} (with condition)"));
+            }
+        } else if changing_seed(&off, &alone).is_none() {
+            unchanged.push(name.to_string());
+        }
+    }
+    assert!(
+        unchanged.is_empty(),
+        "no seed in 1..40 changes the log: {unchanged:?}"
+    );
+}
+
+/// A team variable of the ruleset, as an integer, for team `t` (0 home, 1 away).
+fn team_int(rs: &Ruleset, st: &MatchState, name: &str, t: usize) -> i64 {
+    let (v, _) = rs.var(name).unwrap_or_else(|| panic!("no variable {name}"));
+    assert_eq!(v.scope, Scope::Team, "{name} is not a team variable");
+    match st.vars_team[v.idx as usize][t] {
+        Value::Int(i) => i,
+        ref other => panic!("{name} is not an integer: {other:?}"),
+    }
+}
+
+#[test]
+fn condition_points_stay_within_their_caps() {
+    // A1.2: the points are the formation's lines (ten field players); A3: substitutions
+    // never bring a zone above six nor the total above ten; spending never goes below 0.
+    let rs = with_options(&[
+        ("condition", "on"),
+        ("substitutions", "on"),
+        ("skills", "4"),
+    ]);
+    for seed in 0..16u64 {
+        let agents = if seed % 2 == 1 {
+            Agents::Heuristic
+        } else {
+            Agents::Random
+        };
+        let mut m = seeded_match(&rs, seed, agents);
+        let outcome = m
+            .play_observed(&mut |st, rs| {
+                for t in 0..2 {
+                    let zones = ["cp_defence", "cp_midfield", "cp_attack"]
+                        .map(|z| (z, team_int(rs, st, z, t)));
+                    for (z, p) in zones {
+                        if !(0..=6).contains(&p) {
+                            return Err(format!("team {t}: {z} = {p}, outside 0..=6"));
+                        }
+                    }
+                    let total: i64 = zones.iter().map(|(_, p)| p).sum();
+                    if total > 10 {
+                        return Err(format!("team {t}: {total} condition points, above 10"));
+                    }
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(outcome.ending, Ending::FullTime, "seed {seed}");
+    }
+}
+
+#[test]
+fn seed_3_2024_all_advanced_rules() {
+    let on: Vec<(&str, &str)> = OPTIONS.to_vec();
+    let rs = with_options(&on);
+    insta::assert_snapshot!(narrated_match(&rs, 3, Agents::Heuristic));
+}
