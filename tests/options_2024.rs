@@ -1,10 +1,12 @@
 //! The 2024 advanced rules as match options (issue 6): each option switched on alone
 //! changes a seeded match's log, condition points stay within their caps (A1, A3) through
-//! whole matches, and a seeded match with every advanced rule on, as a snapshot.
+//! whole matches, a seeded match with every advanced rule on, as a snapshot, and the
+//! skills' footnote 2 (the goalkeeper alone in the ball's area) as two scenarios.
 
 use fuba_engine::game::Ending;
 use fuba_engine::ir::Scope;
 use fuba_engine::ruleset::{Ruleset, load_str_options};
+use fuba_engine::scenario::Scenario;
 use fuba_engine::state::MatchState;
 use fuba_engine::value::Value;
 use fuba_tests::{Agents, narrated_match, play, ruleset_path, seeded_match};
@@ -136,4 +138,100 @@ fn seed_3_2024_all_advanced_rules() {
     let on: Vec<(&str, &str)> = OPTIONS.to_vec();
     let rs = with_options(&on);
     insta::assert_snapshot!(narrated_match(&rs, 3, Agents::Heuristic));
+}
+
+/// A12 footnote 2 (Tackler, Stopper, Doubling up: not when the goalkeeper is the defending
+/// team's only player in the ball's area), shown on Stopper. Scenarios in the format of
+/// docs/scenarios.md, kept here with the options tests.
+const STOPPER_KEEPER_ALONE: &str = r#"name = "Stopper not offered: the goalkeeper is the defending team's only player in the target area"
+rules = "2024"
+options = { condition = true, skills = 4 }
+source = "fuba-2024.txt A12 (defenders: Stopper, footnote 2), 4.7.4"
+# As stopper.toml, but home's goalkeeper has come out to S_FRONT and stands there alone
+# (its two defenders are in CENTRE): footnote 2, Stopper cannot be played; the new ball
+# value of the short pass is the lower die, 2.
+
+[position]
+controlling = "away"
+phasing = "away"
+ball = { area = "CENTRE", value = 3 }
+clock = { minute = 30 }
+home = { keeper = "S_FRONT", pieces = { S_BOX = 1, CENTRE = 5, N_FRONT = 4 } }
+away = { keeper = "N_BOX", pieces = { S_FRONT = 1, CENTRE = 4, N_FRONT = 5 } }
+vars = { actions = 1, skill_13 = { home = 1 }, cp_defence = { home = 3 } }
+
+[run]
+from = "action_stage"
+to = "action_stage"
+dice = [5, 2]
+choices.away = ["pass", "S_FRONT"]
+
+[expect]
+ball = { area = "S_FRONT", value = 2 }
+controlling = "away"
+no_events = ["skill"]
+event_fields = { pass = { ball = 4, result = "supportive" } }
+vars = { cp_defence = { home = 3 } }
+"#;
+
+/// The counterpart of [`STOPPER_KEEPER_ALONE`]: a defender beside the goalkeeper.
+const STOPPER_KEEPER_NOT_ALONE: &str = r#"name = "Stopper with the goalkeeper and a defender in the target area: played"
+rules = "2024"
+options = { condition = true, skills = 4 }
+source = "fuba-2024.txt A12 (defenders: Stopper, footnote 2), 4.7.4"
+# As the keeper-alone case, but one of home's defenders stands in S_FRONT beside the
+# goalkeeper: the goalkeeper is not alone, home plays Stopper for a defence point and the
+# new ball value is the higher die, 5.
+
+[position]
+controlling = "away"
+phasing = "away"
+ball = { area = "CENTRE", value = 3 }
+clock = { minute = 30 }
+home = { keeper = "S_FRONT", pieces = { S_BOX = 1, S_FRONT = 1, CENTRE = 4, N_FRONT = 4 } }
+away = { keeper = "N_BOX", pieces = { S_FRONT = 1, CENTRE = 4, N_FRONT = 5 } }
+vars = { actions = 1, skill_13 = { home = 1 }, cp_defence = { home = 3 } }
+
+[run]
+from = "action_stage"
+to = "action_stage"
+dice = [5, 2]
+choices.away = ["pass", "S_FRONT"]
+choices.home = ["play"]
+
+[expect]
+ball = { area = "S_FRONT", value = 5 }
+controlling = "away"
+events = ["skill", "condition spent"]
+event_fields = { skill = { skill = "Stopper" }, pass = { ball = 4, result = "supportive" }, "condition spent" = { zone = "defence", points = 1 } }
+vars = { cp_defence = { home = 2 } }
+"#;
+
+#[test]
+fn stopper_not_when_the_goalkeeper_is_alone_in_the_ball_area() {
+    let dir = std::env::temp_dir().join(format!("fuba-options-2024-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    for (file, text) in [
+        ("stopper_keeper_alone.toml", STOPPER_KEEPER_ALONE),
+        ("stopper_keeper_not_alone.toml", STOPPER_KEEPER_NOT_ALONE),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).expect("the scenario is written");
+        let s = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let options = s.option_pairs();
+        let options: Vec<(&str, &str)> = options
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let rs = with_options(&options);
+        let r = s.run(&rs).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            r.passed(),
+            "{file} ({}):\n  {}\n  narration:\n    {}",
+            r.name,
+            r.failures.join("\n  "),
+            r.narration.join("\n    ")
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
