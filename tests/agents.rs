@@ -71,6 +71,60 @@ impl Agent for Spy {
     }
 }
 
+/// Plays a penalty kick for home in a fixed position: the goalkeeper guesses `guess`, the
+/// kicker kicks left, the kick's die is `die`. Gives the events and every decision the
+/// kicker's agent was shown (kind and options).
+fn penalty_with_guess(
+    rs: &fuba_engine::ruleset::Ruleset,
+    guess: &'static str,
+    die: u8,
+) -> (Vec<fuba_engine::log::Event>, Vec<(String, Vec<String>)>) {
+    let seen: Seen = Default::default();
+    let kicker = Spy {
+        kind: "penalty: kick",
+        label: "left",
+        seen: seen.clone(),
+    };
+    let keeper = Spy {
+        kind: "penalty: goalkeeper",
+        label: guess,
+        seen: Default::default(),
+    };
+    let mut m = Match::new(
+        rs,
+        1,
+        Box::new(fuba_engine::dice::ScriptedDice::new([die])),
+        Box::new(kicker),
+        Box::new(keeper),
+    )
+    .with_log();
+    // Home attacks the north goal, in control: ten field pieces in its attacking half and
+    // the centre, goalkeepers in their boxes; the penalty setup places them again.
+    let st = &mut m.interp.st;
+    let area = |n: &str| rs.board.find(n).unwrap_or_else(|| panic!("no area {n}"));
+    st.put(0, 0, area("S_BOX"));
+    st.put(1, 0, area("N_BOX"));
+    for i in 1..11 {
+        st.put(0, i, area(if i % 2 == 0 { "CENTRE" } else { "N_FRONT" }));
+        st.put(1, i, area(if i % 2 == 0 { "CENTRE" } else { "S_FRONT" }));
+    }
+    st.ball_owner = 0;
+    st.ball_area = area("N_BOX");
+    let idx = rs
+        .procedure("penalty_kick")
+        .unwrap_or_else(|| panic!("no penalty_kick"));
+    match m.interp.call_proc(
+        idx,
+        vec![fuba_engine::value::Value::Team(0)],
+        Default::default(),
+    ) {
+        Ok(_) | Err(fuba_engine::interp::Flow::EndTurn) => {}
+        Err(e) => panic!("the penalty did not run: {e:?}"),
+    }
+    let shown = seen.borrow().clone();
+    (m.events().to_vec(), shown)
+}
+
 /// The goalkeeper's penalty guess is secret: the kicker's options (and everything the
 /// kicker's agent is shown before kicking) are the same whatever the guess, and the
 /// narration does not reveal the guess before the kick.
@@ -79,54 +133,13 @@ fn penalty_guess_is_hidden_from_the_kicker() {
     let rs = edition("original");
     let mut offered = Vec::new();
     for guess in ["guess left", "no guess", "guess right"] {
-        let seen: Seen = Default::default();
-        let kicker = Spy {
-            kind: "penalty: kick",
-            label: "left",
-            seen: seen.clone(),
-        };
-        let keeper = Spy {
-            kind: "penalty: goalkeeper",
-            label: guess,
-            seen: Default::default(),
-        };
-        let mut m = Match::new(
-            &rs,
-            1,
-            Box::new(fuba_engine::dice::ScriptedDice::new([6])),
-            Box::new(kicker),
-            Box::new(keeper),
-        )
-        .with_log();
-        // Home attacks the north goal: ten field pieces spread over its half and the
-        // centre, goalkeepers in their boxes; the penalty setup places them again.
-        let st = &mut m.interp.st;
-        let area = |n: &str| rs.board.find(n).unwrap_or_else(|| panic!("no area {n}"));
-        st.put(0, 0, area("S_BOX"));
-        st.put(1, 0, area("N_BOX"));
-        for i in 1..11 {
-            st.put(0, i, area(if i % 2 == 0 { "CENTRE" } else { "N_FRONT" }));
-            st.put(1, i, area(if i % 2 == 0 { "CENTRE" } else { "S_FRONT" }));
-        }
-        st.ball_owner = 0;
-        st.ball_area = area("N_BOX");
-        let idx = rs
-            .procedure("penalty_kick")
-            .unwrap_or_else(|| panic!("no penalty_kick"));
-        match m.interp.call_proc(
-            idx,
-            vec![fuba_engine::value::Value::Team(0)],
-            Default::default(),
-        ) {
-            Ok(_) | Err(fuba_engine::interp::Flow::EndTurn) => {}
-            Err(e) => panic!("the penalty did not run: {e:?}"),
-        }
+        let (events, seen) = penalty_with_guess(&rs, guess, 6);
         // The guess is logged as secret and not narrated.
-        let secret = m.events().iter().any(
+        let secret = events.iter().any(
             |e| matches!(&e.kind, EventKind::Choice { secret: true, team, .. } if team == "away"),
         );
         assert!(secret, "the goalkeeper's guess must be a secret choice");
-        offered.push(seen.borrow().clone());
+        offered.push(seen);
     }
     assert_eq!(
         offered[0], offered[1],
@@ -151,52 +164,10 @@ fn penalty_guess_is_hidden_from_the_kicker_2024() {
     let rs = edition("2024");
     let mut offered = Vec::new();
     for guess in ["guess left", "no guess", "guess right"] {
-        let seen: Seen = Default::default();
-        let kicker = Spy {
-            kind: "penalty: kick",
-            label: "left",
-            seen: seen.clone(),
-        };
-        let keeper = Spy {
-            kind: "penalty: goalkeeper",
-            label: guess,
-            seen: Default::default(),
-        };
         // A 1 misses a kick to the left whatever the guess (2 or 6 needed), so the match
         // goes on the same way: a goal kick.
-        let mut m = Match::new(
-            &rs,
-            1,
-            Box::new(fuba_engine::dice::ScriptedDice::new([1])),
-            Box::new(kicker),
-            Box::new(keeper),
-        )
-        .with_log();
-        // Home attacks the north goal, in control: ten field pieces in its attacking half
-        // and the centre, goalkeepers in their boxes; the penalty setup places them again.
-        let st = &mut m.interp.st;
-        let area = |n: &str| rs.board.find(n).unwrap_or_else(|| panic!("no area {n}"));
-        st.put(0, 0, area("S_BOX"));
-        st.put(1, 0, area("N_BOX"));
-        for i in 1..11 {
-            st.put(0, i, area(if i % 2 == 0 { "CENTRE" } else { "N_FRONT" }));
-            st.put(1, i, area(if i % 2 == 0 { "CENTRE" } else { "S_FRONT" }));
-        }
-        st.ball_owner = 0;
-        st.ball_area = area("N_BOX");
-        let idx = rs
-            .procedure("penalty_kick")
-            .unwrap_or_else(|| panic!("no penalty_kick"));
-        match m.interp.call_proc(
-            idx,
-            vec![fuba_engine::value::Value::Team(0)],
-            Default::default(),
-        ) {
-            Ok(_) | Err(fuba_engine::interp::Flow::EndTurn) => {}
-            Err(e) => panic!("the penalty did not run: {e:?}"),
-        }
-        let choices: Vec<(&str, &str, bool)> = m
-            .events()
+        let (events, seen) = penalty_with_guess(&rs, guess, 1);
+        let choices: Vec<(&str, &str, bool)> = events
             .iter()
             .filter_map(|e| match &e.kind {
                 EventKind::Choice {
@@ -219,7 +190,7 @@ fn penalty_guess_is_hidden_from_the_kicker_2024() {
         assert!(guess_at < kick_at, "the guess must come before the kick");
         assert_eq!(choices[kick_at], ("home", "penalty: kick", false));
         // What the kicker's agent was offered, up to and including the kick.
-        let mut asked = seen.borrow().clone();
+        let mut asked = seen;
         let upto = asked
             .iter()
             .position(|(k, _)| k == "penalty: kick")
