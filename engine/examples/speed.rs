@@ -1,4 +1,4 @@
-//! Plays N original-edition matches with random agents on one thread and prints matches
+//! Plays N matches (original edition, or the ruleset file given second) with random agents on one thread and prints matches
 //! per second. `perf stat -e instructions` on it counts work independent of machine load.
 use fuba_engine::agent::RandomAgent;
 use fuba_engine::dice::SeededDice;
@@ -8,8 +8,13 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(500);
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml");
+    let path = std::env::args().nth(2).map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml"),
+        std::path::PathBuf::from,
+    );
     let rs = fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    // FUBA_NO_MEMO=1: compute pure procedures every time (to measure what remembering saves).
+    let no_memo = std::env::var_os("FUBA_NO_MEMO").is_some();
     let t = std::time::Instant::now();
     let mut goals = 0;
     for seed in 0..n {
@@ -20,6 +25,9 @@ fn main() {
             Box::new(RandomAgent::new(seed, 0)),
             Box::new(RandomAgent::new(seed, 1)),
         );
+        if no_memo {
+            m.interp.set_memoize(false);
+        }
         let o = m.play().unwrap_or_else(|e| panic!("{e}"));
         goals += o.score[0] + o.score[1];
     }

@@ -15,6 +15,7 @@ use crate::dice::DiceSource;
 use crate::ir::*;
 use crate::log::{Event, EventKind, ModRowLog, team_name, value_json};
 use crate::prims::Prim;
+use crate::ruleset::lookups::direction_name;
 use crate::ruleset::{Domain, Ruleset};
 use crate::state::{GONE, MatchState, OFF};
 use crate::value::{Dice, MoveSet, Sym, Team, Value};
@@ -99,6 +100,33 @@ const STACK_RED_ZONE: usize = 256 * 1024;
 /// Size of each extra stack segment allocated when it does not.
 const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
+/// A remembered value of a pure procedure (see [`crate::purity`]), valid while the state
+/// does not change. Arguments and calls are ranges of the memo's arenas.
+struct MemoEntry {
+    proc: u16,
+    args: std::ops::Range<u32>,
+    value: Value,
+    /// Procedures called to compute it, itself first: counted again on every reuse so the
+    /// coverage figures are the same as if it had been run.
+    calls: std::ops::Range<u32>,
+}
+
+/// Values of pure procedures computed since the state last changed.
+#[derive(Default)]
+struct Memo {
+    /// Whether values are remembered at all.
+    on: bool,
+    /// The state version the entries belong to.
+    version: u64,
+    entries: Vec<MemoEntry>,
+    args: Vec<Value>,
+    calls: Vec<u16>,
+    /// Procedures called while a pure procedure's value is being computed.
+    trace: Vec<u16>,
+    /// Pure procedures being computed (nested).
+    computing: u32,
+}
+
 /// A callback given every event as it is logged.
 pub type EventHook<'a> = Box<dyn FnMut(&Ruleset, &Event) + 'a>;
 
@@ -138,6 +166,10 @@ pub struct Interp<'a> {
     pub record_options: bool,
     /// Called with every event as it is logged (live narration for a human player).
     pub on_event: Option<EventHook<'a>>,
+    /// Goes up whenever the state may have changed: remembered values of pure procedures
+    /// are dropped then.
+    version: u64,
+    memo: Memo,
 }
 
 fn as_int(v: &Value) -> i64 {
@@ -189,6 +221,11 @@ impl<'a> Interp<'a> {
             half_ended: false,
             record_options: false,
             on_event: None,
+            version: 0,
+            memo: Memo {
+                on: true,
+                ..Memo::default()
+            },
         }
     }
 
@@ -250,15 +287,26 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Counts one operation against the stage's budget.
+    #[inline(always)]
     fn tick(&mut self, loc: Loc) -> R<()> {
         self.ops += 1;
         if self.ops > self.limits.ops_per_stage {
-            return Err(self.error(
-                loc,
-                format!("operation budget exceeded: more than {} operations in one stage (a runaway rule?)", self.limits.ops_per_stage),
-            ));
+            return Err(self.over_budget(loc));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn over_budget(&self, loc: Loc) -> Flow {
+        self.error(
+            loc,
+            format!(
+                "operation budget exceeded: more than {} operations in one stage (a runaway rule?)",
+                self.limits.ops_per_stage
+            ),
+        )
     }
 
     /// Resets the operation budget (done at every stage).
@@ -269,8 +317,21 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ running code
 
-    /// Runs a procedure by index with arguments.
+    /// Whether values of pure procedures are remembered while the state does not change
+    /// (on by default; the match is the same either way, only faster).
+    pub fn set_memoize(&mut self, on: bool) {
+        self.memo.on = on;
+    }
+
+    /// Notes that the state may have changed: remembered values are stale.
+    fn touch(&mut self) {
+        self.version += 1;
+    }
+
+    /// Runs a procedure by index with arguments. The state may have been changed directly
+    /// (`st` is public) since the last run: remembered values are dropped.
     pub fn call_proc(&mut self, idx: u16, args: Vec<Value>, loc: Loc) -> R<Value> {
+        self.touch();
         let base = self.stack.len();
         self.stack.extend(args);
         self.call_at(idx, base, loc)
@@ -280,8 +341,66 @@ impl<'a> Interp<'a> {
     fn call_at(&mut self, idx: u16, base: usize, loc: Loc) -> R<Value> {
         let rs = self.rs;
         let p = &rs.procs[idx as usize];
+        if p.pure && self.memo.on {
+            return self.call_pure(idx, base, loc);
+        }
         self.counters.procs[idx as usize] += 1;
         self.run_frame(&p.code, p.unit, base, loc)
+    }
+
+    /// Runs a pure procedure, or reuses its value for the same arguments when the state
+    /// has not changed since it was computed.
+    fn call_pure(&mut self, idx: u16, base: usize, loc: Loc) -> R<Value> {
+        let m = &mut self.memo;
+        if m.version != self.version {
+            m.version = self.version;
+            m.entries.clear();
+            m.args.clear();
+            m.calls.clear();
+        }
+        let args = &self.stack[base..];
+        let hit = m
+            .entries
+            .iter()
+            .find(|e| e.proc == idx && m.args[e.args.start as usize..e.args.end as usize] == *args);
+        if let Some(e) = hit {
+            let value = e.value.clone();
+            for &c in &m.calls[e.calls.start as usize..e.calls.end as usize] {
+                self.counters.procs[c as usize] += 1;
+                if m.computing > 0 {
+                    m.trace.push(c);
+                }
+            }
+            self.stack.truncate(base);
+            return Ok(value);
+        }
+        let a0 = m.args.len() as u32;
+        m.args.extend_from_slice(args);
+        let a1 = m.args.len() as u32;
+        let t0 = m.trace.len();
+        m.trace.push(idx);
+        m.computing += 1;
+        self.counters.procs[idx as usize] += 1;
+        let p = &self.rs.procs[idx as usize];
+        let r = self.run_frame(&p.code, p.unit, base, loc);
+        let m = &mut self.memo;
+        m.computing -= 1;
+        if let Ok(v) = &r {
+            if m.version == self.version {
+                let c0 = m.calls.len() as u32;
+                m.calls.extend_from_slice(&m.trace[t0..]);
+                m.entries.push(MemoEntry {
+                    proc: idx,
+                    args: a0..a1,
+                    value: v.clone(),
+                    calls: c0..m.calls.len() as u32,
+                });
+            }
+        }
+        if m.computing == 0 {
+            m.trace.clear();
+        }
+        r
     }
 
     fn run_code(&mut self, code: &'a Code, unit: u32, args: Vec<Value>, loc: Loc) -> R<Value> {
@@ -369,6 +488,7 @@ impl<'a> Interp<'a> {
                     AssignOp::Add => Value::Int(as_int(slot).saturating_add(as_int(&v))),
                     AssignOp::Sub => Value::Int(as_int(slot).saturating_sub(as_int(&v))),
                 };
+                self.touch();
             }
             Stmt::Repeat(n, body, loc) => {
                 let count = as_int(&self.eval(n, base)?);
@@ -933,11 +1053,19 @@ impl<'a> Interp<'a> {
                 }
             }
             NodeKind::Hook(h, args) => {
-                let mut vals = Vec::with_capacity(args.len());
+                let frame = self.stack.len();
                 for a in args.iter() {
-                    vals.push(self.eval(a, base)?);
+                    match self.eval(a, base) {
+                        Ok(v) => self.stack.push(v),
+                        Err(e) => {
+                            self.stack.truncate(frame);
+                            return Err(e);
+                        }
+                    }
                 }
-                return self.hook(*h, vals, n.loc);
+                let r = self.hook(*h, frame, n.loc);
+                self.stack.truncate(frame);
+                return r;
             }
             NodeKind::Block(b) => return self.block(b, base),
         })
@@ -1029,6 +1157,7 @@ impl<'a> Interp<'a> {
         self.hinting = was;
         self.log = log;
         self.st = saved;
+        self.touch();
         self.counters = counters;
         result.map(|()| out)
     }
@@ -1165,19 +1294,23 @@ impl<'a> Interp<'a> {
         self.run_code(&r.code, r.unit, Vec::new(), loc)
     }
 
-    fn hook(&mut self, h: u16, args: Vec<Value>, loc: Loc) -> R<Value> {
+    /// Runs a hook's triggers with the arguments on the stack from `args` (left there).
+    fn hook(&mut self, h: u16, args: usize, loc: Loc) -> R<Value> {
         let rs = self.rs;
         let hook = &rs.hooks[h as usize];
+        let end = self.stack.len();
         let mut total = 0i64;
         for &ti in &hook.triggers {
             let trig = &rs.triggers[ti as usize];
             if let Some(w) = &trig.when {
-                if !as_bool(&self.run_code(w, trig.unit, args.clone(), loc)?) {
+                self.stack.extend_from_within(args..end);
+                if !as_bool(&self.run_frame(w, trig.unit, end, loc)?) {
                     continue;
                 }
             }
             self.counters.triggers[ti as usize] += 1;
-            let v = as_int(&self.run_code(&trig.code, trig.unit, args.clone(), loc)?);
+            self.stack.extend_from_within(args..end);
+            let v = as_int(&self.run_frame(&trig.code, trig.unit, end, loc)?);
             total = total.saturating_add(v);
             if self.log.is_some() {
                 self.units.push(trig.unit);
@@ -1206,8 +1339,17 @@ impl<'a> Interp<'a> {
         n
     }
 
-    #[inline(never)]
     fn prim(&mut self, p: Prim, args: &'a [Node], base: usize, loc: Loc) -> R<Value> {
+        let r = self.prim_value(p, args, base, loc);
+        if p.has_effect() {
+            // After the change (arguments may have used the state before it).
+            self.touch();
+        }
+        r
+    }
+
+    #[inline(never)]
+    fn prim_value(&mut self, p: Prim, args: &'a [Node], base: usize, loc: Loc) -> R<Value> {
         let rs = self.rs;
         let board = &rs.board;
         let side = MatchState::side;
@@ -1486,14 +1628,12 @@ impl<'a> Interp<'a> {
                 let a = self.area(&args[0], base)?;
                 let b = self.area(&args[1], base)?;
                 let t = self.team(&args[2], base)?;
-                let name = match board.direction(a, b, side(t)) {
-                    Direction::Forward => "forward",
-                    Direction::Backward => "backward",
-                    Direction::Sideways => "sideways",
-                    Direction::Diagonal => "diagonal",
-                    Direction::None => "none",
-                };
-                match rs.sym(name) {
+                let d = board.direction(a, b, side(t));
+                match rs
+                    .lookups
+                    .direction(d)
+                    .or_else(|| rs.sym(direction_name(d)))
+                {
                     Some(s) => Value::Str(s),
                     None => Value::None,
                 }
@@ -1562,11 +1702,15 @@ impl<'a> Interp<'a> {
             Prim::Mark => {
                 let name = self.eval(&args[0], base)?;
                 let t = self.team(&args[1], base)?;
+                let found = match name {
+                    Value::Str(s) => rs.lookups.mark(s),
+                    _ => None,
+                };
                 let key = match name {
                     Value::Str(s) => rs.symbol(s),
                     _ => "",
                 };
-                match board.marks.get(key) {
+                match found.or_else(|| board.marks.get(key)) {
                     Some(sets) => Value::Areas(sets[side(t).index()]),
                     None => return Err(self.error(loc, format!("the board has no mark `{key}`"))),
                 }
@@ -1600,7 +1744,8 @@ impl<'a> Interp<'a> {
             Prim::Zone => {
                 let a = self.area(&args[0], base)?;
                 let t = self.team(&args[1], base)?;
-                match rs.sym(board.zone(a, side(t))) {
+                let z = rs.lookups.zone(a, side(t));
+                match z.or_else(|| rs.sym(board.zone(a, side(t)))) {
                     Some(s) => Value::Str(s),
                     None => Value::None,
                 }

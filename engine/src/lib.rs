@@ -18,6 +18,7 @@ pub mod ir;
 pub mod lint;
 pub mod log;
 pub mod prims;
+pub mod purity;
 pub mod replay;
 pub mod ruleset;
 pub mod scenario;

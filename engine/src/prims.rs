@@ -33,6 +33,11 @@ macro_rules! prims {
             pub fn doc(self) -> &'static str {
                 match self { $(Prim::$variant => $doc,)* }
             }
+            /// Whether it changes the match (or ends the turn or half): the primitives with
+            /// no value. The others only read the state.
+            pub fn has_effect(self) -> bool {
+                self.ret() == Ty::None
+            }
             /// The primitive with this name.
             pub fn by_name(name: &str) -> Option<Prim> {
                 match name { $($name => Some(Prim::$variant),)* _ => None }

@@ -431,44 +431,75 @@ fn bracket_depth(text: &str) -> usize {
     max
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
+/// 512 cases, failures kept in `proptest-regressions/roundtrip.txt` (relative to the
+/// package directory, where `cargo test` runs integration tests).
+fn config() -> ProptestConfig {
+    ProptestConfig {
         cases: 512,
-        // Relative to the package directory, where `cargo test` runs integration tests.
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
             "proptest-regressions/roundtrip.txt",
         ))),
         ..ProptestConfig::default()
-    })]
-
-    #[test]
-    fn body_roundtrip(ast in body()) {
-        let text = print_body(&ast);
-        prop_assert!(bracket_depth(&text) <= MAX_NESTING, "generated code too deep:\n{}", text);
-        let parsed = parse_body(&text);
-        prop_assert_eq!(parsed, Ok(ast), "printed:\n{}", text);
     }
+}
 
-    #[test]
-    fn expr_roundtrip(ast in expr()) {
-        let text = print_expr(&ast);
-        prop_assert!(bracket_depth(&text) <= MAX_NESTING, "generated code too deep:\n{}", text);
-        let parsed = parse_expression(&text);
-        prop_assert_eq!(parsed, Ok(ast), "printed:\n{}", text);
+/// Runs a property on a thread with a large stack: generating the deepest trees recurses
+/// through proptest's strategies far deeper than the tree, and a debug build's frames
+/// outgrew the test thread's 2 MiB now and then (a stack overflow in the generator, not in
+/// the parser).
+fn on_large_stack(property: fn()) {
+    let worker = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(property)
+        .expect("a test thread starts");
+    if let Err(panic) = worker.join() {
+        std::panic::resume_unwind(panic);
     }
+}
 
-    #[test]
-    fn operators_roundtrip(ast in operators()) {
-        let text = print_expr(&ast);
-        let parsed = parse_expression(&text);
-        prop_assert_eq!(parsed, Ok(ast), "printed:\n{}", text);
-    }
+#[test]
+fn body_roundtrip() {
+    on_large_stack(|| {
+        proptest!(config(), |(ast in body())| {
+            let text = print_body(&ast);
+            prop_assert!(bracket_depth(&text) <= MAX_NESTING, "generated code too deep:\n{}", text);
+            let parsed = parse_body(&text);
+            prop_assert_eq!(parsed, Ok(ast), "printed:\n{}", text);
+        });
+    });
+}
 
-    /// Printing is a fixed point: the printer's output printed again is the same text.
-    #[test]
-    fn print_is_stable(ast in body()) {
-        let text = print_body(&ast);
-        let again = parse_body(&text).map(|b| print_body(&b));
-        prop_assert_eq!(again, Ok(text));
-    }
+#[test]
+fn expr_roundtrip() {
+    on_large_stack(|| {
+        proptest!(config(), |(ast in expr())| {
+            let text = print_expr(&ast);
+            prop_assert!(bracket_depth(&text) <= MAX_NESTING, "generated code too deep:\n{}", text);
+            let parsed = parse_expression(&text);
+            prop_assert_eq!(parsed, Ok(ast), "printed:\n{}", text);
+        });
+    });
+}
+
+#[test]
+fn operators_roundtrip() {
+    on_large_stack(|| {
+        proptest!(config(), |(ast in operators())| {
+            let text = print_expr(&ast);
+            let parsed = parse_expression(&text);
+            prop_assert_eq!(parsed, Ok(ast), "printed:\n{}", text);
+        });
+    });
+}
+
+/// Printing is a fixed point: the printer's output printed again is the same text.
+#[test]
+fn print_is_stable() {
+    on_large_stack(|| {
+        proptest!(config(), |(ast in body())| {
+            let text = print_body(&ast);
+            let again = parse_body(&text).map(|b| print_body(&b));
+            prop_assert_eq!(again, Ok(text));
+        });
+    });
 }

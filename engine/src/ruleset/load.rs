@@ -669,6 +669,7 @@ fn build(
         board,
         symbols: Vec::new(),
         sym_index: HashMap::new(),
+        lookups: Default::default(),
         constants: Vec::new(),
         options: Vec::new(),
         vars: Default::default(),
@@ -907,6 +908,7 @@ fn build(
             ret: Ty::Any,
             code: Code::default(),
             unit,
+            pure: false,
         });
     }
 
@@ -1216,6 +1218,11 @@ fn build(
     errors.retain(|d| seen.insert((d.span, d.message.clone())));
     errors.sort_by_key(|d| d.span.map_or(0, |s| s.0));
     if errors.is_empty() {
+        rs.lookups = super::lookups::Lookups::build(&rs);
+        let pure = crate::purity::pure_procs(&rs);
+        for (p, pure) in rs.procs.iter_mut().zip(pure) {
+            p.pure = pure;
+        }
         rs.warnings = crate::lint::lint(&rs, &raw);
         rs.raw = Arc::new(raw);
         Ok(rs)

@@ -3,6 +3,7 @@
 
 pub mod diag;
 mod load;
+pub mod lookups;
 pub mod raw;
 
 use std::collections::HashMap;
@@ -41,6 +42,10 @@ pub struct Procedure {
     pub code: Code,
     /// Code unit index.
     pub unit: u32,
+    /// Whether its value depends only on its arguments and the state and running it changes
+    /// nothing (see [`crate::purity`]): the interpreter reuses its values while the state
+    /// does not change.
+    pub pure: bool,
 }
 
 /// The key domain of a table.
@@ -226,6 +231,8 @@ pub struct Ruleset {
     /// Warnings of the lints ([`crate::lint`]): the ruleset works, but something in it is
     /// likely a mistake (a procedure nothing runs, an option never offered, ...).
     pub warnings: Vec<Diagnostic>,
+    /// Zones, directions and marks by symbol, for the interpreter.
+    pub lookups: lookups::Lookups,
 }
 
 impl Ruleset {

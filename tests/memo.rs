@@ -1,0 +1,72 @@
+//! Remembering the values of pure procedures (the interpreter's memo, see
+//! `fuba_engine::purity`) is only a speed-up: with it on or off, every edition plays the
+//! same seeded matches event for event, and every coverage counter (procedures called,
+//! table rows, triggers, events) comes out the same.
+
+use fuba_engine::game::Match;
+use fuba_engine::interp::Counters;
+use fuba_engine::log::Event;
+use fuba_engine::ruleset::{Ruleset, load_str_options};
+use fuba_engine::value::{Ty, Value};
+use fuba_tests::{Agents, edition, ruleset_path, seeded_match};
+
+/// Plays a seeded match with the log on, remembering pure procedures or not.
+fn run(rs: &Ruleset, seed: u64, agents: Agents, memo: bool) -> (Vec<Event>, Counters) {
+    let mut m: Match<'_> = seeded_match(rs, seed, agents).with_log();
+    m.interp.set_memoize(memo);
+    if let Err(e) = m.play() {
+        panic!("seed {seed}: {e}");
+    }
+    (m.events().to_vec(), m.interp.counters.clone())
+}
+
+fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
+    for seed in seeds {
+        let (log_on, c_on) = run(rs, seed, agents, true);
+        let (log_off, c_off) = run(rs, seed, agents, false);
+        let what = format!("{} seed {seed} {agents:?}", rs.name);
+        assert_eq!(log_on, log_off, "{what}: the log differs");
+        assert_eq!(c_on.procs, c_off.procs, "{what}: procedure counts differ");
+        assert_eq!(c_on.rows, c_off.rows, "{what}: table rows differ");
+        assert_eq!(c_on.triggers, c_off.triggers, "{what}: triggers differ");
+        assert_eq!(c_on.emits, c_off.emits, "{what}: events differ");
+        assert_eq!(c_on.arms, c_off.arms, "{what}: options picked differ");
+        assert_eq!(c_on.choices, c_off.choices, "{what}: choices differ");
+        assert_eq!(c_on.dice, c_off.dice, "{what}: dice differ");
+    }
+}
+
+#[test]
+fn every_edition_plays_the_same_with_and_without_the_memo() {
+    for name in ["original", "2015", "2024"] {
+        let rs = edition(name);
+        assert!(
+            rs.procs.iter().any(|p| p.pure),
+            "{name}: no procedure is pure, the memo is not exercised"
+        );
+        assert_same(&rs, 0..6, Agents::Random);
+        assert_same(&rs, 0..2, Agents::Heuristic);
+    }
+}
+
+#[test]
+fn the_2024_advanced_rules_play_the_same_with_and_without_the_memo() {
+    // Every match option switched on: booleans on, numbers at their largest sensible value.
+    let path = ruleset_path("2024");
+    let text = std::fs::read_to_string(&path).expect("rulesets/2024.toml is readable");
+    let options: Vec<(String, String)> = edition("2024")
+        .options
+        .iter()
+        .map(|o| {
+            let on = match (o.ty, &o.default) {
+                (Ty::Bool, _) => "on".to_string(),
+                (_, Value::Int(_)) => "6".to_string(),
+                _ => panic!("option {} has a type this test does not know", o.name),
+            };
+            (o.name.clone(), on)
+        })
+        .collect();
+    let rs = load_str_options(&path, &text, &|_| None, &options).unwrap_or_else(|e| panic!("{e}"));
+    assert_same(&rs, 0..4, Agents::Random);
+    assert_same(&rs, 0..2, Agents::Heuristic);
+}
