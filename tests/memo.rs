@@ -31,6 +31,10 @@ fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
         assert_eq!(c_on.triggers, c_off.triggers, "{what}: triggers differ");
         assert_eq!(c_on.emits, c_off.emits, "{what}: events differ");
         assert_eq!(c_on.arms, c_off.arms, "{what}: options picked differ");
+        assert_eq!(
+            c_on.by_field, c_off.by_field,
+            "{what}: breakdown figures differ"
+        );
         assert_eq!(c_on.choices, c_off.choices, "{what}: choices differ");
         assert_eq!(c_on.dice, c_off.dice, "{what}: dice differ");
     }

@@ -369,7 +369,7 @@ fn compare(a: &RawRuleset, b: &RawRuleset) -> Vec<Change> {
         one(format!("{:?}", n.get_ref()))
     });
     d.map("figures", "", &a.figures, &b.figures, |f| {
-        one(list(f.get_ref()))
+        one(f.get_ref().describe())
     });
     d.changes
 }

@@ -526,6 +526,9 @@ fn write_table(
         })
         .collect();
     writeln!(out, "{:w$} {}", "goals distribution", cells.join("  "))?;
+    for (name, counts) in &t.counted_by {
+        write_counted(out, name, counts, t.games)?;
+    }
     writeln!(
         out,
         "{:w$} {} match{}",
@@ -577,6 +580,30 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+/// A breakdown figure: its name, then each value seen with its count over the batch and
+/// per match, most frequent first (an empty value shows as `(none)`).
+fn write_counted(
+    out: &mut dyn Write,
+    name: &str,
+    counts: &std::collections::BTreeMap<String, u64>,
+    games: u64,
+) -> io::Result<()> {
+    let mut rows: Vec<(&String, &u64)> = counts.iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let title = name.replace('_', " ");
+    if rows.is_empty() {
+        return writeln!(out, "{title}: never");
+    }
+    writeln!(out, "{title}:")?;
+    let kw = rows.iter().map(|(k, _)| k.len().max(6)).max().unwrap_or(6);
+    for (k, n) in rows {
+        let k = if k.is_empty() { "(none)" } else { k.as_str() };
+        let per = *n as f64 / games.max(1) as f64;
+        writeln!(out, "  {k:kw$} {n:>7}  ({per:.3} per match)")?;
+    }
+    Ok(())
+}
+
 fn write_csv(out: &mut dyn Write, t: &Tally) -> io::Result<()> {
     writeln!(out, "ruleset,id,label,kind,n,value,sd,ci95_low,ci95_high")?;
     let show = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
@@ -601,6 +628,20 @@ fn write_csv(out: &mut dyn Write, t: &Tally) -> io::Result<()> {
             show(f.ci95[0]),
             show(f.ci95[1])
         )?;
+    }
+    // Breakdown figures: one row per value seen, its total over the batch.
+    for (name, counts) in &t.counted_by {
+        for (k, n) in counts {
+            writeln!(
+                out,
+                "{},{},{},count,{},{},,,",
+                csv_field(&t.batch.ruleset),
+                csv_field(&format!("counted_by.{name}.{k}")),
+                csv_field(&format!("{name}: {k}")),
+                t.games,
+                n
+            )?;
+        }
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use fuba_engine::game::{Ending, Outcome};
 use fuba_engine::interp::Counters;
+use fuba_engine::log::value_json;
 use fuba_engine::ruleset::Ruleset;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -130,6 +131,10 @@ pub struct Tally {
     pub coverage: IndexMap<String, u64>,
     /// Labelled options picked, by `decision: label`.
     pub choices: BTreeMap<String, u64>,
+    /// The ruleset's breakdown figures (`[figures] NAME = { event, by }`): for each, how
+    /// often each value of the field was seen over the batch.
+    #[serde(default)]
+    pub counted_by: BTreeMap<String, BTreeMap<String, u64>>,
     /// Failed matches, by index.
     pub failures: Vec<Failure>,
     /// Options picked, by decision and label symbol, until [`Tally::finish`].
@@ -184,6 +189,11 @@ impl Tally {
             runaways: 0,
             coverage: coverage_labels(rs).into_iter().map(|l| (l, 0)).collect(),
             choices: BTreeMap::new(),
+            counted_by: rs
+                .breakdowns
+                .iter()
+                .map(|b| (b.name.clone(), BTreeMap::new()))
+                .collect(),
             failures: Vec::new(),
             arm_syms: HashMap::new(),
         }
@@ -242,6 +252,16 @@ impl Tally {
         for (k, n) in &c.arms {
             *self.arm_syms.entry(*k).or_insert(0) += u64::from(*n);
         }
+        for (b, seen) in rs.breakdowns.iter().zip(&c.by_field) {
+            let counts = self.counted_by.entry(b.name.clone()).or_default();
+            for (v, n) in seen {
+                let label = match value_json(rs, v) {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                *counts.entry(label).or_insert(0) += u64::from(*n);
+            }
+        }
     }
 
     /// Records a failed match.
@@ -283,6 +303,12 @@ impl Tally {
         }
         for (k, n) in o.choices {
             *self.choices.entry(k).or_insert(0) += n;
+        }
+        for (name, counts) in o.counted_by {
+            let mine = self.counted_by.entry(name).or_default();
+            for (k, n) in counts {
+                *mine.entry(k).or_insert(0) += n;
+            }
         }
         for (k, n) in o.arm_syms {
             *self.arm_syms.entry(k).or_insert(0) += n;

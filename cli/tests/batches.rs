@@ -392,3 +392,83 @@ fn the_report_is_one_self_contained_page_with_the_run_s_numbers() {
     assert!(html.contains(&format!("{mean:.3}")));
     assert!(html.contains("tables.special_event[1]"));
 }
+
+/// Breakdown figures (`[figures] NAME = { event, by }`) count each value of an event's
+/// field over the batch: with the skills and weather on, which skill was played and which
+/// weather drawn. Their counts add up to the per-match figures counting the same events,
+/// they are in every format, and shards merge them exactly.
+#[test]
+fn skills_played_and_weather_drawn_are_counted_by_name() {
+    let args = [
+        "simulate",
+        "--rules",
+        "2024",
+        "--option",
+        "condition=on",
+        "--option",
+        "skills=6",
+        "--option",
+        "weather=on",
+        "--games",
+        "40",
+        "--seed",
+        "5",
+    ];
+    let v: Value = serde_json::from_str(&ok(&fuba(&[&args[..], &["--format", "json"]].concat())))
+        .expect("JSON");
+    let counted = &v["tallies"]["counted_by"];
+    let total = |figure: &str| {
+        v["tallies"]["figures"][figure]["sum"]
+            .as_i64()
+            .expect("sum")
+    };
+    for (by, figure) in [
+        ("skills_played_by_skill", "skills_played"),
+        ("weather_by_kind", "weather"),
+    ] {
+        let counts = counted[by].as_object().unwrap_or_else(|| panic!("no {by}"));
+        let sum: i64 = counts.values().map(|n| n.as_i64().expect("count")).sum();
+        assert_eq!(sum, total(figure), "{by} adds up to {figure}");
+        assert!(sum > 0, "{by}: nothing counted in 40 matches");
+    }
+    // Skill names, not symbols or indices.
+    let skills = counted["skills_played_by_skill"]
+        .as_object()
+        .expect("skills");
+    assert!(
+        skills
+            .keys()
+            .all(|k| k.chars().next().is_some_and(char::is_uppercase)),
+        "{skills:?}"
+    );
+
+    let table = ok(&fuba(&args));
+    assert!(table.contains("skills played by skill:\n"), "{table}");
+    let csv = ok(&fuba(&[&args[..], &["--format", "csv"]].concat()));
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("2024,counted_by.weather_by_kind.")),
+        "{csv}"
+    );
+
+    // Two shards merged count the same as the whole batch.
+    let dir = scratch("counted_by_shards");
+    let mut parts = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let out = dir.join(format!("shard{}.json", &k[..1]));
+        let out_s = out.to_string_lossy().into_owned();
+        ok(&fuba(
+            &[
+                &args[..],
+                &["--shard", k, "--format", "json", "--out", &out_s],
+            ]
+            .concat(),
+        ));
+        parts.push(out_s);
+    }
+    let merged: Value = serde_json::from_str(&ok(&fuba(&[
+        "merge", &parts[0], &parts[1], "--format", "json",
+    ])))
+    .expect("JSON");
+    assert_eq!(merged["tallies"]["counted_by"], *counted);
+}

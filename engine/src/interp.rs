@@ -93,6 +93,9 @@ pub struct Counters {
     pub control_changes: u32,
     /// Labelled options picked, by decision name and label symbol.
     pub arms: HashMap<(Sym, Sym), u32>,
+    /// For each of the ruleset's breakdown figures ([`Ruleset::breakdowns`]): the field
+    /// values seen and how often.
+    pub by_field: Vec<Vec<(Value, u32)>>,
 }
 
 /// Host stack that must remain before a nested call runs on the current stack.
@@ -207,6 +210,7 @@ impl<'a> Interp<'a> {
                 ops: 0,
                 control_changes: 0,
                 arms: HashMap::new(),
+                by_field: vec![Vec::new(); rs.breakdowns.len()],
             },
             limits: Limits::default(),
             stack: Vec::with_capacity(256),
@@ -544,21 +548,21 @@ impl<'a> Interp<'a> {
                 if let Some(c) = self.counters.emits.get_mut(*kind as usize) {
                     *c += 1;
                 }
-                if self.log.is_some() {
-                    let mut map = serde_json::Map::new();
-                    for (f, n) in fields.iter() {
-                        let v = self.eval(n, base)?;
+                // Fields are evaluated even when not logging: they may have effects (a
+                // choice, a roll) and breakdown figures count their values.
+                let mut map = self.log.is_some().then(serde_json::Map::new);
+                for (f, n) in fields.iter() {
+                    let v = self.eval(n, base)?;
+                    self.count_by_field(*kind, *f, &v);
+                    if let Some(map) = &mut map {
                         map.insert(self.rs.symbol(*f).to_string(), value_json(self.rs, &v));
                     }
+                }
+                if let Some(fields) = map {
                     self.emit_event(EventKind::Emit {
                         kind: self.rs.symbol(*kind).to_string(),
-                        fields: map,
+                        fields,
                     });
-                } else {
-                    // Fields may have effects (a choice, a roll): evaluate them anyway.
-                    for (_, n) in fields.iter() {
-                        self.eval(n, base)?;
-                    }
                 }
                 if self.stop_at == Some(*kind) {
                     self.stopped = true;
@@ -568,6 +572,18 @@ impl<'a> Interp<'a> {
             Stmt::Expr(n) => return self.eval(n, base),
         }
         Ok(Value::None)
+    }
+
+    /// Counts a field's value for the breakdown figures of its event kind.
+    fn count_by_field(&mut self, kind: Sym, field: Sym, v: &Value) {
+        for (b, seen) in self.rs.breakdowns.iter().zip(&mut self.counters.by_field) {
+            if b.kind == kind && b.field == field {
+                match seen.iter_mut().find(|(x, _)| x == v) {
+                    Some((_, n)) => *n += 1,
+                    None => seen.push((v.clone(), 1)),
+                }
+            }
+        }
     }
 
     fn var_slot(&mut self, var: VarRef, team: Option<Team>) -> &mut Value {

@@ -695,6 +695,7 @@ fn build(
         count_cap: m.count_cap.as_ref().map_or(0, |c| *c.get_ref()),
         narration: HashMap::new(),
         figures: Vec::new(),
+        breakdowns: Vec::new(),
         removed,
         raw: Arc::default(),
         warnings: Vec::new(),
@@ -1207,9 +1208,21 @@ fn build(
         let k = rs.intern(kind);
         rs.narration.insert(k, template.get_ref().clone());
     }
-    for (name, kinds) in &raw.figures {
-        let syms = kinds.get_ref().iter().map(|k| rs.intern(k)).collect();
-        rs.figures.push((name.clone(), syms));
+    for (name, figure) in &raw.figures {
+        match figure.get_ref() {
+            RawFigure::Kinds(kinds) => {
+                let syms = kinds.iter().map(|k| rs.intern(k)).collect();
+                rs.figures.push((name.clone(), syms));
+            }
+            RawFigure::By { event, by } => {
+                let (kind, field) = (rs.intern(event), rs.intern(by));
+                rs.breakdowns.push(Breakdown {
+                    name: name.clone(),
+                    kind,
+                    field,
+                });
+            }
+        }
     }
 
     errors.extend(resolver.errors);

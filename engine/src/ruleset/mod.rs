@@ -156,6 +156,18 @@ pub struct MatchOption {
     pub ty: Ty,
 }
 
+/// A figure counting the events of one kind by the value of one of their fields (which
+/// skill was played, which weather drawn).
+#[derive(Debug, Clone)]
+pub struct Breakdown {
+    /// The figure's name.
+    pub name: String,
+    /// The event kind.
+    pub kind: Sym,
+    /// The field.
+    pub field: Sym,
+}
+
 /// A declared state variable.
 #[derive(Debug, Clone)]
 pub struct VarDecl {
@@ -223,6 +235,8 @@ pub struct Ruleset {
     pub narration: HashMap<Sym, String>,
     /// Figures: name and the event kinds counted.
     pub figures: Vec<(String, Vec<Sym>)>,
+    /// Figures that count one event kind by the value of one of its fields.
+    pub breakdowns: Vec<Breakdown>,
     /// Entries a layer removed (`procedures.NAME`...), with where it said so.
     pub removed: HashMap<String, (usize, usize)>,
     /// The ruleset as written, every layer merged (spans are offsets into `file`): what

@@ -42,9 +42,10 @@ pub struct RawRuleset {
     /// Narration templates by event kind.
     #[serde(default)]
     pub narration: IndexMap<String, Spanned<String>>,
-    /// Match figures: a figure name and the event kinds it counts.
+    /// Match figures: a figure name and the event kinds it counts, or the event kind it
+    /// breaks down by a field's value.
     #[serde(default)]
-    pub figures: IndexMap<String, Spanned<Vec<String>>>,
+    pub figures: IndexMap<String, Spanned<RawFigure>>,
     /// What a layer removes from the ruleset it extends: `"procedures.NAME"`,
     /// `"tables.NAME"`, `"tables.NAME.rows.KEY"`, `"triggers.NAME"`, `"hooks.NAME"`,
     /// `"constants.NAME"`, `"narration.KIND"`, `"figures.NAME"`.
@@ -275,4 +276,30 @@ pub struct RawTrigger {
     /// What it does; an integer result adds to the hook's value.
     #[serde(rename = "do")]
     pub body: Spanned<String>,
+}
+
+/// A `[figures]` entry.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum RawFigure {
+    /// `name = ["kind", ...]`: events of these kinds per match.
+    Kinds(Vec<String>),
+    /// `name = { event = "kind", by = "field" }`: events of one kind counted by the value
+    /// of one of their fields, over the batch.
+    By {
+        /// The event kind.
+        event: String,
+        /// The field whose values are counted.
+        by: String,
+    },
+}
+
+impl RawFigure {
+    /// The entry as written, for diffs and listings.
+    pub fn describe(&self) -> String {
+        match self {
+            RawFigure::Kinds(kinds) => format!("{kinds:?}"),
+            RawFigure::By { event, by } => format!("{event:?} by {by:?}"),
+        }
+    }
 }
