@@ -58,8 +58,8 @@ pub struct RunError {
 pub enum Flow {
     /// `break`.
     Break,
-    /// `return`.
-    Return(Value),
+    /// `return` (boxed, like the error: every evaluation result stays small).
+    Return(Box<Value>),
     /// `end_turn()`.
     EndTurn,
     /// `end_half()`.
@@ -443,7 +443,8 @@ impl<'a> Interp<'a> {
         self.depth -= 1;
         self.stack.truncate(base);
         match r {
-            Ok(v) | Err(Flow::Return(v)) => Ok(v),
+            Ok(v) => Ok(v),
+            Err(Flow::Return(v)) => Ok(*v),
             Err(Flow::Break) => Ok(Value::None),
             Err(e) => Err(e),
         }
@@ -542,7 +543,7 @@ impl<'a> Interp<'a> {
                     Some(n) => self.eval(n, base)?,
                     None => Value::None,
                 };
-                return Err(Flow::Return(v));
+                return Err(Flow::Return(Box::new(v)));
             }
             Stmt::Emit(kind, fields) => {
                 if let Some(c) = self.counters.emits.get_mut(*kind as usize) {
