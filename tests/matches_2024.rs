@@ -116,3 +116,15 @@ fn whole_2024_matches_keep_their_properties() {
         }
     }
 }
+
+/// A match `fuba compare` once stopped with a rule error (seed of match 3955 of batch
+/// seed 1): special event 5-4 injured home's last player at the ball, and a creative pass
+/// into that empty area had nobody to bring in. Now the closest player comes to the ball
+/// (`injury`) and a creative pass nobody can support ends the turn (`pass`).
+#[test]
+fn a_match_that_once_stopped_plays_to_the_end() {
+    let rs = edition("2024");
+    let mut m = seeded_match(&rs, 8_040_927_919_279_809_675, Agents::Random);
+    let o = m.play().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.ending, Ending::FullTime);
+}

@@ -235,3 +235,27 @@ fn stopper_not_when_the_goalkeeper_is_alone_in_the_ball_area() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Matches with every advanced rule on (six skills) that once stopped with a rule error:
+/// Goal poacher was offered for a pass after Short passes had already passed the ball on,
+/// and shot from an area with no shot distance. Now the end-of-pass skills wait for the
+/// last pass of the action (`pass_still_at`).
+#[test]
+fn matches_that_once_stopped_play_to_the_end() {
+    let mut on: Vec<(&str, &str)> = OPTIONS.to_vec();
+    for o in &mut on {
+        if o.0 == "skills" {
+            o.1 = "6";
+        }
+    }
+    let rs = with_options(&on);
+    for seed in [
+        14_436_794_181_472_294_796,
+        13_911_585_768_485_865_792,
+        9_723_660_051_010_915_607,
+    ] {
+        let mut m = seeded_match(&rs, seed, Agents::Random);
+        let o = m.play().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(o.ending, Ending::FullTime, "seed {seed}");
+    }
+}
