@@ -472,6 +472,9 @@ impl<'a> Interp<'a> {
                     return Err(self.error(n.loc, "`let (a, b)` needs a move"));
                 }
             }
+            Stmt::SetLocal(slot, AssignOp::Assign, n) if self.is_moves_accumulation(*slot, n) => {
+                return self.accumulate_moves(*slot, n, base);
+            }
             Stmt::SetLocal(slot, op, n) => {
                 let v = self.eval(n, base)?;
                 let cur = &mut self.stack[base + *slot as usize];
@@ -572,6 +575,36 @@ impl<'a> Interp<'a> {
             }
             Stmt::Expr(n) => return self.eval(n, base),
         }
+        Ok(Value::None)
+    }
+
+    /// Whether `n` is `x | ...` of move sets, `x` being the local `slot`: the move set
+    /// can then grow in place (rules build move sets area by area this way).
+    fn is_moves_accumulation(&self, slot: u16, n: &Node) -> bool {
+        matches!(&n.kind, NodeKind::Bin(Op::MovesUnion, a, _) if matches!(a.kind, NodeKind::Local(s) if s == slot))
+    }
+
+    /// `set x = x | e` for move sets, without copying `x`: the same value and the same
+    /// operations counted as evaluating it, but the local's own reference is dropped
+    /// before the union, so the set is changed in place instead of copied.
+    fn accumulate_moves(&mut self, slot: u16, n: &'a Node, base: usize) -> R<Value> {
+        let NodeKind::Bin(op, a, b) = &n.kind else {
+            return Ok(Value::None);
+        };
+        self.tick(n.loc)?;
+        let x = self.eval(a, base)?;
+        let y = self.eval(b, base)?;
+        // Release the local's reference (if `e` changed the local, `x` is still the value
+        // read first, as in plain evaluation).
+        drop(std::mem::take(&mut self.stack[base + slot as usize]));
+        let v = match (x, y) {
+            (Value::Moves(mut into), Value::Moves(more)) => {
+                Arc::make_mut(&mut into).union_with(&more);
+                Value::Moves(into)
+            }
+            (x, y) => self.binop(*op, x, y, n.loc)?,
+        };
+        self.stack[base + slot as usize] = v;
         Ok(Value::None)
     }
 

@@ -98,14 +98,18 @@ impl MoveSet {
     /// Union of two move sets.
     pub fn union(&self, o: &MoveSet) -> MoveSet {
         let mut r = self.clone();
-        for (a, b) in r.field.iter_mut().zip(o.field.iter()) {
+        r.union_with(o);
+        r
+    }
+    /// Adds the moves of `o` to this set.
+    pub fn union_with(&mut self, o: &MoveSet) {
+        for (a, b) in self.field.iter_mut().zip(o.field.iter()) {
             *a = a.union(*b);
         }
-        r.keeper = match (self.keeper, o.keeper) {
+        self.keeper = match (self.keeper, o.keeper) {
             (Some((a, s)), Some((_, t))) => Some((a, s.union(t))),
             (x, None) | (None, x) => x,
         };
-        r
     }
     /// Whether the set holds `m`.
     pub fn has(&self, m: Move) -> bool {
