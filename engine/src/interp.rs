@@ -14,6 +14,7 @@ use crate::board::{AreaId, AreaSet, Direction};
 use crate::dice::DiceSource;
 use crate::ir::*;
 use crate::log::{Event, EventKind, ModRowLog, team_name, value_json};
+use crate::memo::Memo;
 use crate::prims::Prim;
 use crate::ruleset::lookups::direction_name;
 use crate::ruleset::{Domain, Ruleset};
@@ -102,33 +103,6 @@ pub struct Counters {
 const STACK_RED_ZONE: usize = 256 * 1024;
 /// Size of each extra stack segment allocated when it does not.
 const STACK_SEGMENT: usize = 4 * 1024 * 1024;
-
-/// A remembered value of a pure procedure (see [`crate::purity`]), valid while the state
-/// does not change. Arguments and calls are ranges of the memo's arenas.
-struct MemoEntry {
-    proc: u16,
-    args: std::ops::Range<u32>,
-    value: Value,
-    /// Procedures called to compute it, itself first: counted again on every reuse so the
-    /// coverage figures are the same as if it had been run.
-    calls: std::ops::Range<u32>,
-}
-
-/// Values of pure procedures computed since the state last changed.
-#[derive(Default)]
-struct Memo {
-    /// Whether values are remembered at all.
-    on: bool,
-    /// The state version the entries belong to.
-    version: u64,
-    entries: Vec<MemoEntry>,
-    args: Vec<Value>,
-    calls: Vec<u16>,
-    /// Procedures called while a pure procedure's value is being computed.
-    trace: Vec<u16>,
-    /// Pure procedures being computed (nested).
-    computing: u32,
-}
 
 /// A callback given every event as it is logged.
 pub type EventHook<'a> = Box<dyn FnMut(&Ruleset, &Event) + 'a>;
@@ -226,10 +200,7 @@ impl<'a> Interp<'a> {
             record_options: false,
             on_event: None,
             version: 0,
-            memo: Memo {
-                on: true,
-                ..Memo::default()
-            },
+            memo: Memo::default(),
         }
     }
 
@@ -355,54 +326,20 @@ impl<'a> Interp<'a> {
     /// Runs a pure procedure, or reuses its value for the same arguments when the state
     /// has not changed since it was computed.
     fn call_pure(&mut self, idx: u16, base: usize, loc: Loc) -> R<Value> {
-        let m = &mut self.memo;
-        if m.version != self.version {
-            m.version = self.version;
-            m.entries.clear();
-            m.args.clear();
-            m.calls.clear();
-        }
-        let args = &self.stack[base..];
-        let hit = m
-            .entries
-            .iter()
-            .find(|e| e.proc == idx && m.args[e.args.start as usize..e.args.end as usize] == *args);
-        if let Some(e) = hit {
-            let value = e.value.clone();
-            for &c in &m.calls[e.calls.start as usize..e.calls.end as usize] {
+        if let Some((value, calls)) = self.memo.lookup(self.version, idx, &self.stack[base..]) {
+            for &c in calls {
                 self.counters.procs[c as usize] += 1;
-                if m.computing > 0 {
-                    m.trace.push(c);
-                }
             }
             self.stack.truncate(base);
             return Ok(value);
         }
-        let a0 = m.args.len() as u32;
-        m.args.extend_from_slice(args);
-        let a1 = m.args.len() as u32;
-        let t0 = m.trace.len();
-        m.trace.push(idx);
-        m.computing += 1;
+        let pending = self.memo.begin(idx, &self.stack[base..]);
         self.counters.procs[idx as usize] += 1;
         let p = &self.rs.procs[idx as usize];
         let r = self.run_frame(&p.code, p.unit, base, loc);
-        let m = &mut self.memo;
-        m.computing -= 1;
-        if let Ok(v) = &r {
-            if m.version == self.version {
-                let c0 = m.calls.len() as u32;
-                m.calls.extend_from_slice(&m.trace[t0..]);
-                m.entries.push(MemoEntry {
-                    proc: idx,
-                    args: a0..a1,
-                    value: v.clone(),
-                    calls: c0..m.calls.len() as u32,
-                });
-            }
-        }
-        if m.computing == 0 {
-            m.trace.clear();
+        match &r {
+            Ok(v) => self.memo.store(pending, self.version, v),
+            Err(_) => self.memo.abandon(pending),
         }
         r
     }

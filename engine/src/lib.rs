@@ -17,6 +17,7 @@ pub mod interp;
 pub mod ir;
 pub mod lint;
 pub mod log;
+pub mod memo;
 pub mod prims;
 pub mod purity;
 pub mod replay;
