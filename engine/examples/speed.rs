@@ -1,6 +1,6 @@
 //! Plays N matches (original edition, or the ruleset file given second) with random agents on one thread and prints matches
 //! per second. `perf stat -e instructions` on it counts work independent of machine load.
-use fuba_engine::agent::RandomAgent;
+use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Match;
 fn main() {
@@ -13,6 +13,8 @@ fn main() {
         std::path::PathBuf::from,
     );
     let rs = fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    // FUBA_HEURISTIC=1: heuristic agents instead of random ones.
+    let heuristic = std::env::var_os("FUBA_HEURISTIC").is_some();
     // FUBA_NO_MEMO=1: compute pure procedures every time (to measure what remembering saves).
     let no_memo = std::env::var_os("FUBA_NO_MEMO").is_some();
     let t = std::time::Instant::now();
@@ -22,8 +24,8 @@ fn main() {
             &rs,
             seed,
             Box::new(SeededDice::new(seed)),
-            Box::new(RandomAgent::new(seed, 0)),
-            Box::new(RandomAgent::new(seed, 1)),
+            agent(heuristic, seed, 0),
+            agent(heuristic, seed, 1),
         );
         if no_memo {
             m.interp.set_memoize(false);
@@ -36,4 +38,12 @@ fn main() {
         "{n} matches in {s:.2} s: {:.0} matches/s (goals {goals})",
         n as f64 / s
     );
+}
+
+fn agent(heuristic: bool, seed: u64, team: u8) -> Box<dyn Agent> {
+    if heuristic {
+        Box::new(HeuristicAgent::new(seed, team))
+    } else {
+        Box::new(RandomAgent::new(seed, team))
+    }
 }

@@ -6,9 +6,14 @@
 //! entry keeps the procedures its computation called (itself first), and a reuse reports
 //! them again ([`Memo::lookup`]).
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use crate::value::Value;
+
+/// No entry.
+const NONE: u32 = u32::MAX;
 
 /// One remembered value. Arguments and calls are ranges of the memo's arenas.
 struct Entry {
@@ -16,13 +21,69 @@ struct Entry {
     args: Range<u32>,
     value: Value,
     calls: Range<u32>,
+    /// The previous entry with the same key (`NONE`: none).
+    next: u32,
 }
 
 /// A started computation, to finish with [`Memo::store`] or [`Memo::abandon`].
 pub struct Pending {
     proc: u16,
+    key: u64,
     args: Range<u32>,
     trace_start: usize,
+}
+
+/// The index's keys are already mixed ([`key`]): the map uses them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = mix(self.0, u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+fn mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
+
+/// A key of a procedure and its arguments: equal arguments give equal keys (entries are
+/// still compared in full, so a collision costs only time).
+fn key(proc: u16, args: &[Value]) -> u64 {
+    args.iter().fold(u64::from(proc), |h, v| match v {
+        Value::None => mix(h, 0),
+        Value::Int(i) => mix(mix(h, 1), *i as u64),
+        Value::Bool(b) => mix(mix(h, 2), u64::from(*b)),
+        Value::Str(s) => mix(mix(h, 3), u64::from(*s)),
+        Value::Team(t) => mix(mix(h, 4), u64::from(*t)),
+        Value::Area(a) => mix(mix(h, 5), u64::from(*a)),
+        Value::Areas(s) => mix(mix(h, 6), u64::from(s.0)),
+        Value::Dice(d) => d
+            .as_slice()
+            .iter()
+            .fold(mix(h, 7), |h, x| mix(h, u64::from(*x))),
+        Value::Move(m) => mix(
+            mix(h, 8),
+            u64::from(m.from) | u64::from(m.to) << 8 | u64::from(m.keeper) << 16,
+        ),
+        Value::Moves(m) => {
+            let k = m
+                .keeper
+                .map_or(0, |(a, s)| u64::from(a) << 32 | u64::from(s.0));
+            m.field
+                .iter()
+                .fold(mix(mix(h, 9), k), |h, s| mix(h, u64::from(s.0)))
+        }
+        Value::List(l) => l.iter().fold(mix(h, 10), |h, x| mix(h, *x as u64)),
+    })
 }
 
 /// The remembered values of one match.
@@ -32,6 +93,8 @@ pub struct Memo {
     /// The state version the entries belong to.
     version: u64,
     entries: Vec<Entry>,
+    /// The latest entry of each key.
+    index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     args: Vec<Value>,
     calls: Vec<u16>,
     /// Procedures called while a pure procedure's value is being computed.
@@ -46,6 +109,7 @@ impl Default for Memo {
             on: true,
             version: 0,
             entries: Vec::new(),
+            index: HashMap::default(),
             args: Vec::new(),
             calls: Vec::new(),
             trace: Vec::new(),
@@ -63,12 +127,21 @@ impl Memo {
         if self.version != version {
             self.version = version;
             self.entries.clear();
+            self.index.clear();
             self.args.clear();
             self.calls.clear();
         }
-        let e = self.entries.iter().find(|e| {
-            e.proc == proc && self.args[e.args.start as usize..e.args.end as usize] == *args
-        })?;
+        let mut i = *self.index.get(&key(proc, args))?;
+        let e = loop {
+            let e = &self.entries[i as usize];
+            if e.proc == proc && self.args[e.args.start as usize..e.args.end as usize] == *args {
+                break e;
+            }
+            if e.next == NONE {
+                return None;
+            }
+            i = e.next;
+        };
         let calls = &self.calls[e.calls.start as usize..e.calls.end as usize];
         if self.computing > 0 {
             self.trace.extend_from_slice(calls);
@@ -86,6 +159,7 @@ impl Memo {
         self.computing += 1;
         Pending {
             proc,
+            key: key(proc, args),
             args: a0..self.args.len() as u32,
             trace_start,
         }
@@ -97,11 +171,16 @@ impl Memo {
         if self.version == version {
             let c0 = self.calls.len() as u32;
             self.calls.extend_from_slice(&self.trace[p.trace_start..]);
+            let next = self
+                .index
+                .insert(p.key, self.entries.len() as u32)
+                .unwrap_or(NONE);
             self.entries.push(Entry {
                 proc: p.proc,
                 args: p.args,
                 value: value.clone(),
                 calls: c0..self.calls.len() as u32,
+                next,
             });
         }
         self.end();
