@@ -95,12 +95,6 @@ impl MoveSet {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Union of two move sets.
-    pub fn union(&self, o: &MoveSet) -> MoveSet {
-        let mut r = self.clone();
-        r.union_with(o);
-        r
-    }
     /// Adds the moves of `o` to this set.
     pub fn union_with(&mut self, o: &MoveSet) {
         for (a, b) in self.field.iter_mut().zip(o.field.iter()) {

@@ -521,9 +521,9 @@ impl<'a> Interp<'a> {
         matches!(&n.kind, NodeKind::Bin(Op::MovesUnion, a, _) if matches!(a.kind, NodeKind::Local(s) if s == slot))
     }
 
-    /// `set x = x | e` for move sets, without copying `x`: the same value and the same
-    /// operations counted as evaluating it, but the local's own reference is dropped
-    /// before the union, so the set is changed in place instead of copied.
+    /// `set x = x | e` for move sets: evaluated as usual, but the local's own reference
+    /// is released before the union, so the union (see [`Self::binop`]) changes the set in
+    /// place instead of copying it.
     fn accumulate_moves(&mut self, slot: u16, n: &'a Node, base: usize) -> R<Value> {
         let NodeKind::Bin(op, a, b) = &n.kind else {
             return Ok(Value::None);
@@ -531,17 +531,10 @@ impl<'a> Interp<'a> {
         self.tick(n.loc)?;
         let x = self.eval(a, base)?;
         let y = self.eval(b, base)?;
-        // Release the local's reference (if `e` changed the local, `x` is still the value
-        // read first, as in plain evaluation).
+        // If `e` changed the local, `x` is still the value read first, as in plain
+        // evaluation.
         drop(std::mem::take(&mut self.stack[base + slot as usize]));
-        let v = match (x, y) {
-            (Value::Moves(mut into), Value::Moves(more)) => {
-                Arc::make_mut(&mut into).union_with(&more);
-                Value::Moves(into)
-            }
-            (x, y) => self.binop(*op, x, y, n.loc)?,
-        };
-        self.stack[base + slot as usize] = v;
+        self.stack[base + slot as usize] = self.binop(*op, x, y, n.loc)?;
         Ok(Value::None)
     }
 
@@ -1087,7 +1080,11 @@ impl<'a> Interp<'a> {
             Op::Inter => Value::Areas(set(&x).inter(set(&y))),
             Op::Diff => Value::Areas(set(&x).minus(set(&y))),
             Op::MovesUnion => match (x, y) {
-                (Value::Moves(a), Value::Moves(b)) => Value::Moves(Arc::new(a.union(&b))),
+                // In place when no one else holds the left set (`accumulate_moves`).
+                (Value::Moves(mut a), Value::Moves(b)) => {
+                    Arc::make_mut(&mut a).union_with(&b);
+                    Value::Moves(a)
+                }
                 (Value::Moves(a), _) | (_, Value::Moves(a)) => Value::Moves(a),
                 _ => Value::Moves(Arc::new(MoveSet::default())),
             },
