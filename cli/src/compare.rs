@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::simulate::{self, Plan, StatsFormat};
 use crate::stats::{self, Batch, Figure, Kind, Tally};
-use crate::{AgentKind, CliError, CliResult, load_rules, seed_or_clock};
+use crate::{AgentKind, CliError, CliResult, seed_or_clock};
 
 /// Options of `fuba compare`.
 #[derive(Args, Debug)]
@@ -30,6 +30,10 @@ pub struct CompareArgs {
     /// Matches per ruleset.
     #[arg(long, short = 'n', value_name = "N", default_value_t = 2000)]
     pub games: u64,
+    /// Set a match option for every ruleset compared (each must have it); repeatable:
+    /// `--option skills=4 --option condition=on`.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// The batch seed (the same for every ruleset). Default: from the clock.
     #[arg(long, short, value_name = "S")]
     pub seed: Option<u64>,
@@ -311,7 +315,7 @@ pub fn run(a: CompareArgs) -> CliResult {
     let rulesets = a
         .rules
         .iter()
-        .map(|r| load_rules(r))
+        .map(|r| crate::editions::load_rules_with(r, &a.options))
         .collect::<Result<Vec<_>, _>>()?;
     let seed = seed_or_clock(a.seed);
     let mut names: Vec<String> = a.rules.iter().map(|r| short_name(r)).collect();

@@ -191,6 +191,7 @@ Examples:
   fuba compare original rulesets/examples/home-advantage.toml --games 20000 --seed 1
   fuba compare original 2015 --games 5000 --format json | jq '.figures[] | select(.differences[0].significant)'
   fuba compare original my-rules.toml --games 10000 --report compare.html
+  fuba compare 2024 my-2024.toml --option skills=4 --option condition=on   # advanced rules on both
 
 Exit codes: 0 compared; 1 a ruleset has errors; 2 usage error.";
 

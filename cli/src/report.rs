@@ -158,6 +158,85 @@ fn coverage_chart(t: &Tally) -> String {
     s
 }
 
+/// The ruleset's breakdown figures (`[figures] NAME = { event, by }`): for each, one bar
+/// per value seen (most frequent first in the first batch) and batch, counts over the batch.
+fn counted_section(tallies: &[(&str, &Tally)]) -> String {
+    let mut names: Vec<&String> = tallies
+        .iter()
+        .flat_map(|(_, t)| t.counted_by.keys())
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut s = String::new();
+    for name in names {
+        let counts: Vec<Option<&std::collections::BTreeMap<String, u64>>> = tallies
+            .iter()
+            .map(|(_, t)| t.counted_by.get(name))
+            .collect();
+        let count = |c: Option<&std::collections::BTreeMap<String, u64>>, v: &String| {
+            c.and_then(|c| c.get(v)).copied().unwrap_or(0)
+        };
+        let mut values: Vec<&String> = counts.iter().flatten().flat_map(|c| c.keys()).collect();
+        values.sort();
+        values.dedup();
+        values.sort_by_key(|v| std::cmp::Reverse(count(counts[0], v)));
+        let _ = writeln!(s, "<h3>{}</h3>", esc(&name.replace('_', " ")));
+        if values.is_empty() {
+            s.push_str("<p>Never happened.</p>\n");
+            continue;
+        }
+        let bars = tallies.len() as f64;
+        let (w, bar, left) = (760.0, 11.0, 220.0);
+        let row = bar * bars + 4.0;
+        let h = 24.0 + row * values.len() as f64;
+        let max = counts
+            .iter()
+            .flatten()
+            .flat_map(|c| c.values())
+            .copied()
+            .max()
+            .unwrap_or(1)
+            .max(1) as f64;
+        let scale = (w - left - 70.0) / max;
+        let _ = writeln!(
+            s,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{}\">",
+            esc(name)
+        );
+        for (i, value) in values.iter().enumerate() {
+            let y = 18.0 + i as f64 * row;
+            let label = if value.is_empty() {
+                "(none)"
+            } else {
+                value.as_str()
+            };
+            let _ = writeln!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+                left - 6.0,
+                y + row / 2.0 + 3.0,
+                esc(label)
+            );
+            for (j, c) in counts.iter().enumerate() {
+                let n = count(*c, value);
+                let by = y + j as f64 * bar;
+                let _ = writeln!(
+                    s,
+                    "<rect x=\"{left}\" y=\"{by:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\">{n}</text>",
+                    n as f64 * scale,
+                    bar - 2.0,
+                    COLOURS[j % COLOURS.len()],
+                    left + n as f64 * scale + 4.0,
+                    by + bar - 3.0
+                );
+            }
+        }
+        let _ = writeln!(s, "<text x=\"{left}\" y=\"11\">times over the batch</text>");
+        s.push_str("</svg>\n");
+    }
+    s
+}
+
 fn figures_table(t: &Tally) -> String {
     let mut s = String::from(
         "<table>\n<tr><th>figure</th><th>value</th><th>95% CI</th><th>sd</th><th>n</th></tr>\n",
@@ -219,6 +298,7 @@ pub fn simulation_html(t: &Tally) -> String {
     body.push_str(&goals_chart(&[(&t.batch.ruleset, t)]));
     body.push_str("<h2>Figures</h2>\n");
     body.push_str(&figures_table(t));
+    body.push_str(&counted_section(&[(&t.batch.ruleset, t)]));
     body.push_str(&coverage_section(t));
     page(&format!("fuba simulate: {}", t.batch.ruleset), &body)
 }
@@ -318,6 +398,7 @@ pub fn comparison_html(
     body.push_str("<h2>Figures (dot: value, line: 95% interval; * significant after Holm)</h2>\n");
     body.push_str(&compare_chart(names, rows));
     let _ = writeln!(body, "<pre>{}</pre>", esc(table));
+    body.push_str(&counted_section(&pairs));
     for (n, t) in names.iter().zip(tallies) {
         let _ = writeln!(body, "<h2>{}</h2>", esc(n));
         body.push_str(&coverage_section(t));

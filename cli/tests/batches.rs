@@ -444,6 +444,23 @@ fn skills_played_and_weather_drawn_are_counted_by_name() {
 
     let table = ok(&fuba(&args));
     assert!(table.contains("skills played by skill:\n"), "{table}");
+    // The HTML report draws them, with the run's counts.
+    let dir = scratch("counted_by_report");
+    let page = dir.join("report.html");
+    let page_s = page.to_string_lossy().into_owned();
+    ok(&fuba(&[&args[..], &["--report", &page_s]].concat()));
+    let html = std::fs::read_to_string(&page).expect("report");
+    assert!(
+        html.contains("<h3>skills played by skill</h3>"),
+        "no breakdown chart"
+    );
+    for (skill, n) in skills {
+        let bar = format!(">{}</text>", n.as_u64().expect("count"));
+        assert!(
+            html.contains(&format!(">{skill}</text>")) && html.contains(&bar),
+            "{skill}"
+        );
+    }
     let csv = ok(&fuba(&[&args[..], &["--format", "csv"]].concat()));
     assert!(
         csv.lines()
@@ -526,4 +543,48 @@ fn every_edition_and_option_plays_without_a_rule_error() {
         let with = [option, "condition=on"];
         plays_without_a_rule_error("2024", &with, n(800), "random");
     }
+}
+
+/// `fuba compare --option` sets the match option for every ruleset compared: with the
+/// skills on, both sides play skills; an option a ruleset lacks is an error naming it.
+#[test]
+fn compare_sets_match_options_on_every_ruleset() {
+    let house = common::workspace()
+        .join("rulesets/examples/2024-var-no-weather.toml")
+        .to_string_lossy()
+        .into_owned();
+    let o = ok(&fuba(&[
+        "compare",
+        "2024",
+        &house,
+        "--option",
+        "skills=4",
+        "--option",
+        "condition=on",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]));
+    let v: Value = serde_json::from_str(&o).expect("JSON");
+    let skills = v["figures"]
+        .as_array()
+        .expect("figures")
+        .iter()
+        .find(|f| f["id"] == "figures.skills_played")
+        .expect("skills played figure");
+    for side in skills["values"].as_array().expect("values") {
+        assert!(side["value"].as_f64().expect("value") > 0.0, "{side}");
+    }
+    let bad = fuba(&[
+        "compare", "original", "2015", "--option", "skills=4", "--games", "5",
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        common::stderr(&bad).contains("unknown match option `skills`"),
+        "{}",
+        common::stderr(&bad)
+    );
 }
