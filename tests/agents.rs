@@ -369,12 +369,7 @@ impl fuba_engine::dice::DiceSource for ThenSeeded {
 
 /// The 2024 edition with condition points and six skills (A1, A12).
 fn edition_2024_skills() -> fuba_engine::ruleset::Ruleset {
-    let path = fuba_tests::ruleset_path("2024");
-    let text = std::fs::read_to_string(&path).expect("rulesets/2024.toml is readable");
-    let options =
-        [("condition", "on"), ("skills", "6")].map(|(k, v)| (k.to_string(), v.to_string()));
-    fuba_engine::ruleset::load_str_options(&path, &text, &|_| None, &options)
-        .unwrap_or_else(|e| panic!("{e}"))
+    fuba_tests::edition_with_options("2024", &[("condition", "on"), ("skills", "6")])
 }
 
 /// Home, controlling, has the ball (value 2) in the away penalty area (N_BOX) with

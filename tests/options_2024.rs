@@ -5,22 +5,16 @@
 
 use fuba_engine::game::Ending;
 use fuba_engine::ir::Scope;
-use fuba_engine::ruleset::{Ruleset, load_str_options};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::scenario::Scenario;
 use fuba_engine::state::MatchState;
 use fuba_engine::value::Value;
-use fuba_tests::{Agents, narrated_match, play, ruleset_path, seeded_match};
+use fuba_tests::{Agents, edition_with_options, narrated_match, play, seeded_match};
 
-/// The 2024 edition with these match options set (`(name, value)` as `--option` takes
-/// them); every option not given keeps its default (off, skills 0).
+/// The 2024 edition with these match options set; every option not given keeps its
+/// default (off, skills 0).
 fn with_options(options: &[(&str, &str)]) -> Ruleset {
-    let path = ruleset_path("2024");
-    let text = std::fs::read_to_string(&path).expect("rulesets/2024.toml is readable");
-    let options: Vec<(String, String)> = options
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    load_str_options(&path, &text, &|_| None, &options).unwrap_or_else(|e| panic!("{e}"))
+    edition_with_options("2024", options)
 }
 
 /// Every advanced option of rulesets/2024/options.toml, with the value that switches it on.

@@ -7,7 +7,7 @@ use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Match, Outcome};
 use fuba_engine::log::{Event, narrate};
-use fuba_engine::ruleset::{Ruleset, load_file};
+use fuba_engine::ruleset::{Ruleset, load_file, load_str_options};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -25,6 +25,18 @@ pub fn edition(name: &str) -> Ruleset {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
     }
+}
+
+/// Loads an edition with match options set (`(name, value)` as `--option` takes them);
+/// every option not given keeps its default.
+pub fn edition_with_options(name: &str, options: &[(&str, &str)]) -> Ruleset {
+    let path = ruleset_path(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let options: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    load_str_options(&path, &text, &|_| None, &options).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The text of `rulesets/original.toml`, to make modified copies of.
