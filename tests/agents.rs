@@ -4,7 +4,7 @@
 
 use fuba_engine::agent::{Agent, Decision, HeuristicAgent, RandomAgent, View};
 use fuba_engine::dice::SeededDice;
-use fuba_engine::game::Match;
+use fuba_engine::game::Game;
 use fuba_engine::log::EventKind;
 use fuba_tests::edition;
 
@@ -28,7 +28,7 @@ fn heuristic_beats_random_over_1000_matches() {
                 Box::new(HeuristicAgent::new(seed, 1)),
             )
         };
-        let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away);
+        let mut m = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away);
         let o = m.play().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let d = (o.score[0] - o.score[1]) as f64;
         diffs.push(if heuristic_home { d } else { -d });
@@ -90,7 +90,7 @@ fn penalty_with_guess(
         label: guess,
         seen: Default::default(),
     };
-    let mut m = Match::new(
+    let mut m = Game::new(
         rs,
         1,
         Box::new(fuba_engine::dice::ScriptedDice::new([die])),
@@ -100,7 +100,7 @@ fn penalty_with_guess(
     .with_log();
     // Home attacks the north goal, in control: ten field pieces in its attacking half and
     // the centre, goalkeepers in their boxes; the penalty setup places them again.
-    let st = &mut m.interp.st;
+    let st = &mut m.m.st;
     let area = |n: &str| rs.board.find(n).unwrap_or_else(|| panic!("no area {n}"));
     st.put(0, 0, area("S_BOX"));
     st.put(1, 0, area("N_BOX"));
@@ -113,12 +113,8 @@ fn penalty_with_guess(
     let idx = rs
         .procedure("penalty_kick")
         .unwrap_or_else(|| panic!("no penalty_kick"));
-    match m.interp.call_proc(
-        idx,
-        vec![fuba_engine::value::Value::Team(0)],
-        Default::default(),
-    ) {
-        Ok(_) | Err(fuba_engine::interp::Flow::EndTurn) => {}
+    match m.call_proc(idx, vec![fuba_engine::value::Value::Team(0)]) {
+        Ok(()) => {}
         Err(e) => panic!("the penalty did not run: {e:?}"),
     }
     let shown = seen.borrow().clone();
@@ -267,7 +263,7 @@ fn formations_are_hidden_until_both_are_chosen_2024() {
             seen: seen.clone(),
         };
         // The kick-off decision: 5 against 3, home chooses.
-        let mut m = Match::new(
+        let mut m = Game::new(
             &rs,
             1,
             Box::new(fuba_engine::dice::ScriptedDice::new([5, 3])),
@@ -278,7 +274,7 @@ fn formations_are_hidden_until_both_are_chosen_2024() {
         let idx = rs
             .procedure("match_start")
             .unwrap_or_else(|| panic!("no match_start"));
-        if let Err(e) = m.interp.call_proc(idx, Vec::new(), Default::default()) {
+        if let Err(e) = m.call_proc(idx, Vec::new()) {
             panic!("match_start did not run: {e:?}");
         }
         let mut formations = Vec::new();
@@ -391,7 +387,7 @@ fn heuristic_shot_from_the_box(
         script: fuba_engine::dice::ScriptedDice::new([3]),
         rest: SeededDice::new(7),
     };
-    let mut m = Match::new(
+    let mut m = Game::new(
         rs,
         7,
         Box::new(dice),
@@ -399,7 +395,7 @@ fn heuristic_shot_from_the_box(
         Box::new(HeuristicAgent::new(7, 1)),
     )
     .with_log();
-    let st = &mut m.interp.st;
+    let st = &mut m.m.st;
     let area = |n: &str| rs.board.find(n).unwrap_or_else(|| panic!("no area {n}"));
     // As tests/scenarios/2024-advanced/clinical_finisher.toml after its pass: home has
     // one player in the box and three in front of it, away its goalkeeper and one player
@@ -437,8 +433,8 @@ fn heuristic_shot_from_the_box(
     let idx = rs
         .procedure("goal_attempt")
         .unwrap_or_else(|| panic!("no goal_attempt"));
-    match m.interp.call_proc(idx, Vec::new(), Default::default()) {
-        Ok(_) | Err(fuba_engine::interp::Flow::EndTurn) => {}
+    match m.call_proc(idx, Vec::new()) {
+        Ok(()) => {}
         Err(e) => panic!("the goal attempt did not run: {e:?}"),
     }
     let offered = seen.borrow().clone();

@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use fuba_engine::interp::RunError;
 use fuba_engine::ruleset::diag::LoadErrors;
 use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::vm::RunError;
 use fuba_tests::{Agents, original_text, seeded_match};
 
 /// Loads a ruleset's text under a short name, so messages do not hold a machine's path.

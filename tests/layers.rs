@@ -106,10 +106,7 @@ fn an_error_in_a_layer_points_into_that_layer() {
     insta::assert_snapshot!(e);
 }
 
-fn play(
-    rs: &fuba_engine::ruleset::Ruleset,
-    seed: u64,
-) -> (Vec<String>, fuba_engine::interp::Counters) {
+fn play(rs: &fuba_engine::ruleset::Ruleset, seed: u64) -> (Vec<String>, fuba_engine::vm::Counters) {
     let mut m = seeded_match(rs, seed, Agents::Random).with_log();
     m.play().unwrap_or_else(|e| panic!("{e}"));
     let lines = m
@@ -117,7 +114,7 @@ fn play(
         .iter()
         .filter_map(|e| fuba_engine::log::narrate(rs, e, false))
         .collect();
-    (lines, m.interp.counters.clone())
+    (lines, m.m.counters.clone())
 }
 
 /// A trigger attached by a layer to a hook of the edition fires and changes seeded

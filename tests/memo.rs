@@ -3,21 +3,21 @@
 //! same seeded matches event for event, and every coverage counter (procedures called,
 //! table rows, triggers, events) comes out the same.
 
-use fuba_engine::game::Match;
-use fuba_engine::interp::Counters;
+use fuba_engine::game::Game;
 use fuba_engine::log::Event;
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::{Ty, Value};
+use fuba_engine::vm::Counters;
 use fuba_tests::{Agents, edition, edition_with_options, seeded_match};
 
 /// Plays a seeded match with the log on, remembering pure procedures or not.
 fn run(rs: &Ruleset, seed: u64, agents: Agents, memo: bool) -> (Vec<Event>, Counters) {
-    let mut m: Match<'_> = seeded_match(rs, seed, agents).with_log();
-    m.interp.set_memoize(memo);
+    let mut m: Game<'_> = seeded_match(rs, seed, agents).with_log();
+    m.m.set_memoize(memo);
     if let Err(e) = m.play() {
         panic!("seed {seed}: {e}");
     }
-    (m.events().to_vec(), m.interp.counters.clone())
+    (m.events().to_vec(), m.m.counters.clone())
 }
 
 fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {

@@ -18,13 +18,13 @@ use std::sync::{Mutex, OnceLock};
 
 use fuba_engine::agent::ScriptedAgent;
 use fuba_engine::dice::SeededDice;
-use fuba_engine::game::{Ending, Match, Outcome};
-use fuba_engine::interp::Interp;
-use fuba_engine::ir::{Loc, Scope};
+use fuba_engine::game::{Ending, Game, Outcome};
+use fuba_engine::ir::Scope;
 use fuba_engine::log::{Event, EventKind};
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::state::{Clock, GONE, MatchState, OFF};
 use fuba_engine::value::Value;
+use fuba_engine::vm::Match;
 use fuba_tests::{Agents, edition, ruleset_path, seeded_match};
 use proptest::prelude::*;
 
@@ -220,7 +220,7 @@ fn probe_rules(name: &str) -> &'static Ruleset {
 /// Evaluates the rules' `count()` for every team and area of `st` and compares it with the
 /// raw number of pieces there, capped at `cap`. Returns how many (team, area) pairs had
 /// more than `cap` pieces.
-fn check_count(probe: &mut Interp<'_>, st: &MatchState, cap: i64) -> Result<usize, String> {
+fn check_count(probe: &mut Match<'_>, st: &MatchState, cap: i64) -> Result<usize, String> {
     let idx = probe
         .rs
         .procedure("probe_count")
@@ -231,12 +231,10 @@ fn check_count(probe: &mut Interp<'_>, st: &MatchState, cap: i64) -> Result<usiz
         for a in 0..probe.rs.board.areas.len() {
             let raw = i64::from(st.pieces[usize::from(t)].count[a]);
             let area = u8::try_from(a).map_err(|_| "too many areas")?;
-            let counted =
-                match probe.call_proc(idx, vec![Value::Team(t), Value::Area(area)], Loc::default())
-                {
-                    Ok(Value::Int(n)) => n,
-                    other => return Err(format!("count() gave {other:?}")),
-                };
+            let counted = match probe.call(idx, vec![Value::Team(t), Value::Area(area)]) {
+                Ok(Value::Int(n)) => n,
+                other => return Err(format!("count() gave {other:?}")),
+            };
             if counted != raw.min(cap) {
                 return Err(format!(
                     "team {t}, area {}: {raw} pieces, count() = {counted} (cap {cap}) at {:?}",
@@ -371,16 +369,7 @@ fn play_checked(name: &str, seed: u64) -> Result<(Outcome, Vec<Event>, Seen), Te
     let ed = spec(name);
     let mut m = seeded_match(rs, seed, Agents::Random).with_log();
     let mut seen = Seen::default();
-    let mut probe = ed.count_cap.map(|_| {
-        Interp::new(
-            probe_rules(name),
-            Box::new(SeededDice::new(seed)),
-            [
-                Box::new(ScriptedAgent::new(Vec::new())),
-                Box::new(ScriptedAgent::new(Vec::new())),
-            ],
-        )
-    });
+    let mut probe = ed.count_cap.map(|_| Match::new(probe_rules(name), seed));
     let outcome = m
         .play_observed(&mut |st, rs| {
             check_state(st, rs, ed, &mut seen)?;
@@ -596,7 +585,7 @@ fn replay_identical(name: &str, seed: u64) -> Result<(), TestCaseError> {
     let (outcome, events, _) = play_checked(name, seed)?;
     let [home, away] = scripts(&events);
     let (nh, na) = (home.len(), away.len());
-    let mut replay = Match::new(
+    let mut replay = Game::new(
         rs,
         seed,
         Box::new(SeededDice::new(seed)),

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
-use fuba_engine::game::{Ending, Match, Outcome};
+use fuba_engine::game::{Ending, Game, Outcome};
 use fuba_engine::log::{Event, narrate};
 use fuba_engine::ruleset::{Ruleset, load_file, load_str_options};
 
@@ -70,10 +70,10 @@ impl Agents {
 }
 
 /// A match of `rs` with dice and agents seeded with `seed`, the log off (add
-/// [`Match::with_log`] for the events).
-pub fn seeded_match(rs: &Ruleset, seed: u64, agents: Agents) -> Match<'_> {
+/// [`Game::with_log`] for the events).
+pub fn seeded_match(rs: &Ruleset, seed: u64, agents: Agents) -> Game<'_> {
     let (home, away) = agents.build(seed);
-    Match::new(rs, seed, Box::new(SeededDice::new(seed)), home, away)
+    Game::new(rs, seed, Box::new(SeededDice::new(seed)), home, away)
 }
 
 /// Plays a seeded match with the log on, panicking with the seed if a rule fails.

@@ -89,7 +89,7 @@ fn the_editions_check_clean() {
 fn modifier_rows_add_up_to_the_logged_total() {
     use fuba_engine::agent::RandomAgent;
     use fuba_engine::dice::SeededDice;
-    use fuba_engine::game::Match;
+    use fuba_engine::game::Game;
     use fuba_engine::log::EventKind;
     let rulesets = [
         root().join("rulesets/original.toml"),
@@ -99,7 +99,7 @@ fn modifier_rows_add_up_to_the_logged_total() {
         let rs = load_file(&path).unwrap_or_else(|e| panic!("{e}"));
         let mut lists = 0;
         for seed in 1..=5u64 {
-            let mut m = Match::new(
+            let mut m = Game::new(
                 &rs,
                 seed,
                 Box::new(SeededDice::new(seed)),

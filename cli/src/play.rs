@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 
 use clap::Args;
 use fuba_engine::dice::SeededDice;
-use fuba_engine::game::{Ending, Match};
+use fuba_engine::game::{Ending, Game};
 use fuba_engine::log::{EventKind, narrate};
 
 use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
@@ -44,7 +44,7 @@ pub struct PlayArgs {
     pub verbose: bool,
 }
 
-fn write_log(m: &Match<'_>, w: &mut dyn Write) -> io::Result<()> {
+fn write_log(m: &Game<'_>, w: &mut dyn Write) -> io::Result<()> {
     let header = serde_json::to_string(&m.header()).map_err(io::Error::other)?;
     writeln!(w, "{header}")?;
     for e in m.events() {
@@ -60,14 +60,14 @@ pub fn run(a: PlayArgs) -> CliResult {
     let seed = seed_or_clock(a.seed);
     let home = make_agent(a.home, seed, 0);
     let away = make_agent(a.away, seed, 1);
-    let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
+    let mut m = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
     let log_to_stdout = a.log.as_deref() == Some("-");
     // With a human at the terminal the narration is printed as the match goes, between the
     // prompts; otherwise all of it once the match is over.
     let live = a.home == AgentKind::Human || a.away == AgentKind::Human;
     if live {
         let verbose = a.verbose;
-        m.interp.on_event = Some(Box::new(move |rs, e| {
+        m.on_event = Some(Box::new(move |rs, e| {
             if matches!(e.kind, EventKind::MatchEnd { .. }) {
                 return; // replaced by the final score line
             }

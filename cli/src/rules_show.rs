@@ -77,7 +77,6 @@ fn one_line(s: &str) -> String {
 /// The ruleset's skill catalogue, by its own convention: `skill_name(i)` for `i` from 1 to
 /// the constant `skill_count`. Empty when the ruleset has neither (no skill is named here).
 fn skill_catalogue(rs: &Ruleset) -> Vec<String> {
-    use fuba_engine::agent::{Agent, RandomAgent};
     use fuba_engine::value::Value;
     let Some(idx) = rs.procedure("skill_name") else {
         return Vec::new();
@@ -85,22 +84,12 @@ fn skill_catalogue(rs: &Ruleset) -> Vec<String> {
     let Some((Value::Int(n), _)) = rs.constant("skill_count") else {
         return Vec::new();
     };
-    let agents: [Box<dyn Agent>; 2] = [
-        Box::new(RandomAgent::new(0, 0)),
-        Box::new(RandomAgent::new(0, 1)),
-    ];
-    let mut interp = fuba_engine::interp::Interp::new(
-        rs,
-        Box::new(fuba_engine::dice::ScriptedDice::new([])),
-        agents,
-    );
+    let mut m = fuba_engine::vm::Match::new(rs, 0);
     (1..=n)
-        .filter_map(
-            |i| match interp.call_proc(idx, vec![Value::Int(i)], Default::default()) {
-                Ok(Value::Str(s)) => Some(rs.symbol(s).to_string()),
-                _ => None,
-            },
-        )
+        .filter_map(|i| match m.call(idx, vec![Value::Int(i)]) {
+            Ok(Value::Str(s)) => Some(rs.symbol(s).to_string()),
+            _ => None,
+        })
         .collect()
 }
 

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use fuba_engine::dice::{SeededDice, splitmix64};
-use fuba_engine::game::Match;
+use fuba_engine::game::Game;
 use fuba_engine::ruleset::Ruleset;
 use indexmap::IndexMap;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -201,9 +201,9 @@ fn play_one(rs: &Ruleset, plan: &Plan, batch: u64, index: u64, acc: &mut Tally) 
     let seed = match_seed(batch, index);
     let home = make_agent(plan.home, seed, 0);
     let away = make_agent(plan.away, seed, 1);
-    let mut m = Match::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
+    let mut m = Game::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
     match m.play() {
-        Ok(o) => acc.add_match(rs, &o, &m.interp.counters),
+        Ok(o) => acc.add_match(rs, &o, &m.m.counters),
         Err(e) => acc.add_failure(index, seed, e.to_string()),
     }
 }

@@ -8,9 +8,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use fuba_engine::game::{Ending, Outcome};
-use fuba_engine::interp::Counters;
 use fuba_engine::log::value_json;
 use fuba_engine::ruleset::Ruleset;
+use fuba_engine::vm::Counters;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 

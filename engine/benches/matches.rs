@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
-use fuba_engine::game::Match;
+use fuba_engine::game::Game;
 use fuba_engine::ruleset::{Ruleset, load_file, load_str_options};
 use fuba_engine::value::{Ty, Value};
 
@@ -73,7 +73,7 @@ fn matches(c: &mut Criterion) {
                 b.iter(|| {
                     seed += 1;
                     let (home, away) = agents(heuristic, seed);
-                    let mut m = Match::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
+                    let mut m = Game::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
                     black_box(m.play().map(|o| o.score).unwrap_or_default())
                 })
             });

@@ -1,7 +1,7 @@
 //! Prints where a seeded original-edition match spends its operations.
 use fuba_engine::agent::{HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
-use fuba_engine::game::Match;
+use fuba_engine::game::Game;
 fn main() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml");
     let rs = fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -10,7 +10,7 @@ fn main() {
     let mut choices = 0;
 
     for seed in 0..200 {
-        let mut m = Match::new(
+        let mut m = Game::new(
             &rs,
             seed,
             Box::new(SeededDice::new(seed)),
@@ -18,11 +18,11 @@ fn main() {
             Box::new(RandomAgent::new(seed, 1)),
         );
         m.play().unwrap_or_else(|e| panic!("{e}"));
-        m.interp.reset_budget();
-        total += m.interp.counters.ops;
-        choices += m.interp.counters.choices;
+        m.m.reset_budget();
+        total += m.m.counters.ops;
+        choices += m.m.counters.choices;
 
-        for (i, c) in m.interp.counters.procs.iter().enumerate() {
+        for (i, c) in m.m.counters.procs.iter().enumerate() {
             procs[i] += u64::from(*c);
         }
     }
@@ -42,7 +42,7 @@ fn main() {
                 Box::new(HeuristicAgent::new(seed, 1)),
             )
         };
-        let mut m = Match::new(&rs, seed, Box::new(SeededDice::new(seed)), h, a);
+        let mut m = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), h, a);
         let o = m.play().unwrap_or_else(|e| panic!("{e}"));
         let d = o.score[0] - o.score[1];
         gd += if seed % 2 == 0 { d } else { -d };

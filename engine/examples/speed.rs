@@ -2,7 +2,7 @@
 //! per second. `perf stat -e instructions` on it counts work independent of machine load.
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
-use fuba_engine::game::Match;
+use fuba_engine::game::Game;
 fn main() {
     let n: u64 = std::env::args()
         .nth(1)
@@ -20,7 +20,7 @@ fn main() {
     let t = std::time::Instant::now();
     let mut goals = 0;
     for seed in 0..n {
-        let mut m = Match::new(
+        let mut m = Game::new(
             &rs,
             seed,
             Box::new(SeededDice::new(seed)),
@@ -28,7 +28,7 @@ fn main() {
             agent(heuristic, seed, 1),
         );
         if no_memo {
-            m.interp.set_memoize(false);
+            m.m.set_memoize(false);
         }
         let o = m.play().unwrap_or_else(|e| panic!("{e}"));
         goals += o.score[0] + o.score[1];

@@ -1,14 +1,14 @@
-//! Running a whole match: the start procedure, then for each half its start procedure and
-//! turns, each turn the ruleset's stages in order. The engine knows nothing of what the
-//! stages do; `end_turn()` and `end_half()` are the only flow it obeys.
+//! Playing a match with agents and dice: [`Game`] drives a [`Match`] value, answering each
+//! decision with the deciding team's agent and each chance event with dice from a
+//! [`DiceSource`]. The course of the match (halves, turns, stages) is the match value's
+//! own ([`crate::vm::Schedule`]); this is only the loop that answers it.
 
-use crate::agent::Agent;
+use crate::agent::{Agent, Decision, View};
 use crate::dice::DiceSource;
-use crate::interp::{Flow, Interp, RunError};
-use crate::ir::Loc;
-use crate::log::{Event, EventKind, LOG_VERSION, LogHeader};
+use crate::log::{Event, LOG_VERSION, LogHeader};
 use crate::ruleset::Ruleset;
 use crate::state::{Clock, MatchState};
+use crate::vm::{Match, RunError, Status};
 
 /// How a match ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,15 +36,23 @@ pub struct Outcome {
 /// Where the match is, between stages: a callback can look at the state.
 pub type Observer<'o> = dyn FnMut(&MatchState, &Ruleset) -> Result<(), String> + 'o;
 
-/// A match being set up: rules, dice, agents, options.
-pub struct Match<'a> {
-    /// The interpreter running it.
-    pub interp: Interp<'a>,
-    /// The seed, for the log header.
-    pub seed: u64,
+/// A callback given every event as it is logged.
+pub type EventHook<'a> = Box<dyn FnMut(&Ruleset, &Event) + 'a>;
+
+/// A match with its dice and agents.
+pub struct Game<'a> {
+    /// The match value.
+    pub m: Match<'a>,
+    /// Where dice come from.
+    pub dice: Box<dyn DiceSource + 'a>,
+    /// Home and away agents.
+    pub agents: [Box<dyn Agent + 'a>; 2],
+    /// Called with every event as it is logged (live narration for a human player).
+    pub on_event: Option<EventHook<'a>>,
+    told: usize,
 }
 
-impl<'a> Match<'a> {
+impl<'a> Game<'a> {
     /// A match under `rs` with the given dice and agents.
     pub fn new(
         rs: &'a Ruleset,
@@ -53,15 +61,18 @@ impl<'a> Match<'a> {
         home: Box<dyn Agent + 'a>,
         away: Box<dyn Agent + 'a>,
     ) -> Self {
-        Match {
-            interp: Interp::new(rs, dice, [home, away]),
-            seed,
+        Game {
+            m: Match::new(rs, seed),
+            dice,
+            agents: [home, away],
+            on_event: None,
+            told: 0,
         }
     }
 
     /// Turns on the event log.
     pub fn with_log(mut self) -> Self {
-        self.interp.log = Some(Vec::new());
+        self.m.log = Some(Vec::new());
         self
     }
 
@@ -70,119 +81,113 @@ impl<'a> Match<'a> {
         LogHeader {
             format: "fuba-log".into(),
             version: LOG_VERSION,
-            ruleset: self.interp.rs.name.clone(),
-            fingerprint: self.interp.rs.fingerprint.clone(),
-            seed: self.seed,
-            home: self.interp.agents[0].name(),
-            away: self.interp.agents[1].name(),
+            ruleset: self.m.rs.name.clone(),
+            fingerprint: self.m.rs.fingerprint.clone(),
+            seed: self.m.seed,
+            home: self.agents[0].name(),
+            away: self.agents[1].name(),
         }
     }
 
     /// The events so far (empty when not logging).
     pub fn events(&self) -> &[Event] {
-        self.interp.log.as_deref().unwrap_or(&[])
+        self.m.events()
     }
 
-    fn run_proc(&mut self, idx: u16) -> Result<(), Flow> {
-        self.interp.reset_budget();
-        self.interp.stage = Some(idx);
-        self.interp
-            .call_proc(idx, Vec::new(), Loc::default())
-            .map(|_| ())
+    fn tell(&mut self) {
+        if let (Some(f), Some(log)) = (&mut self.on_event, &self.m.log) {
+            for e in &log[self.told.min(log.len())..] {
+                f(self.m.rs, e);
+            }
+            self.told = log.len();
+        }
+    }
+
+    /// Runs the match (or the scenario's run) to its end. `observe` is called after every
+    /// stage (for invariant checks).
+    pub fn run(&mut self, observe: &mut Observer<'_>) -> Result<(), RunError> {
+        loop {
+            let status = self.m.advance();
+            self.tell();
+            match status? {
+                Status::Decision => self.decide()?,
+                Status::Chance => {
+                    let Some(c) = self.m.chance() else { continue };
+                    let label = self.m.rs.symbol(c.label);
+                    let mut dice = [0u8; 8];
+                    for d in dice.iter_mut().take(c.count as usize) {
+                        match self.dice.roll(c.sides, label) {
+                            Ok(x) => *d = x,
+                            Err(msg) => return Err(self.m.fail(msg)),
+                        }
+                    }
+                    self.m.roll(&dice[..c.count as usize])?;
+                }
+                Status::Boundary => {
+                    if let Err(msg) = observe(&self.m.st, self.m.rs) {
+                        return Err(RunError {
+                            message: msg,
+                            rule: "observer".into(),
+                            place: String::new(),
+                        });
+                    }
+                }
+                Status::End => return Ok(()),
+            }
+        }
+    }
+
+    /// Asks the deciding team's agent.
+    fn decide(&mut self) -> Result<(), RunError> {
+        let Some(d) = self.m.decision() else {
+            return Ok(());
+        };
+        let team = d.team as usize;
+        let hints = if self.agents[team].wants_hints() {
+            self.m.hints()?
+        } else {
+            Vec::new()
+        };
+        let Some(d) = self.m.decision() else {
+            return Ok(());
+        };
+        let d = Decision { hints: &hints, ..d };
+        let view = View {
+            rules: self.m.rs,
+            state: &self.m.st,
+        };
+        match self.agents[team].choose(&view, &d) {
+            Ok(i) => self.m.choose(i),
+            Err(msg) => Err(self.m.fail(msg)),
+        }
+    }
+
+    /// Runs one procedure with arguments from the position as set, the agents and dice
+    /// answering what it asks; ending the turn or half ends it.
+    pub fn call_proc(&mut self, idx: u16, args: Vec<crate::value::Value>) -> Result<(), RunError> {
+        self.m.set_schedule(crate::vm::Schedule::Call(idx, args));
+        self.run(&mut |_, _| Ok(()))
     }
 
     /// Plays the whole match. `observe` is called after every stage (for invariant checks).
     pub fn play_observed(&mut self, observe: &mut Observer<'_>) -> Result<Outcome, RunError> {
-        let rs = self.interp.rs;
-        let check = |r: Result<(), String>| {
-            r.map_err(|m| RunError {
-                message: m,
-                rule: "observer".into(),
-                place: String::new(),
-            })
-        };
-        if let Some(s) = rs.start {
-            match self.run_proc(s) {
-                Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Stop)
-                | Err(Flow::Break) | Err(Flow::Return(_)) => {}
-                Err(Flow::Error(e)) => return Err(*e),
-            }
-        }
-        let mut turns = Vec::new();
-        let mut clocks = Vec::new();
-        let mut ending = Ending::FullTime;
-        for half in 1..=rs.halves {
-            self.interp.st.clock.half = half;
-            self.interp.st.clock.added = 0;
-            self.interp.st.turn = 0;
-            if let Some(h) = rs.half_start {
-                match self.run_proc(h) {
-                    Ok(()) | Err(Flow::EndTurn) | Err(Flow::EndHalf) | Err(Flow::Stop)
-                    | Err(Flow::Break) | Err(Flow::Return(_)) => {}
-                    Err(Flow::Error(e)) => return Err(*e),
-                }
-            }
-            check(observe(&self.interp.st, rs))?;
-            let begun = self.interp.st.clock;
-            let mut reason = "rules";
-            'turns: loop {
-                if self.interp.st.turn >= rs.max_turns_per_half {
-                    reason = "runaway";
-                    ending = Ending::Runaway;
-                    break;
-                }
-                self.interp.st.turn += 1;
-                self.interp.st.turns_total += 1;
-                self.interp.st.reset_turn_vars(rs);
-                self.interp.stage = None;
-                self.interp.emit_event(EventKind::TurnStart);
-                let mut half_over = false;
-                for &stage in &rs.stages {
-                    match self.run_proc(stage) {
-                        Ok(()) | Err(Flow::Break) | Err(Flow::Return(_)) => {}
-                        Err(Flow::EndTurn) | Err(Flow::Stop) => break,
-                        Err(Flow::EndHalf) => {
-                            half_over = true;
-                            break;
-                        }
-                        Err(Flow::Error(e)) => return Err(*e),
-                    }
-                    check(observe(&self.interp.st, rs))?;
-                }
-                if !half_over {
-                    if let Some(te) = rs.turn_end {
-                        match self.run_proc(te) {
-                            Ok(()) | Err(Flow::EndTurn) | Err(Flow::Stop) | Err(Flow::Break)
-                            | Err(Flow::Return(_)) => {}
-                            Err(Flow::EndHalf) => half_over = true,
-                            Err(Flow::Error(e)) => return Err(*e),
-                        }
-                    }
-                }
-                check(observe(&self.interp.st, rs))?;
-                if half_over {
-                    break 'turns;
-                }
-            }
-            turns.push(self.interp.st.turn);
-            clocks.push([begun, self.interp.st.clock]);
-            self.interp.stage = None;
-            self.interp.emit_event(EventKind::HalfEnd {
-                reason: reason.into(),
-            });
-        }
-        let score = self.interp.st.score;
-        self.interp.emit_event(EventKind::MatchEnd { score });
-        Ok(Outcome {
-            score,
-            turns,
-            ending,
-            clocks,
-        })
+        self.m.pause_at_stages = true;
+        self.run(observe)?;
+        self.outcome()
     }
 
     /// Plays the whole match.
     pub fn play(&mut self) -> Result<Outcome, RunError> {
-        self.play_observed(&mut |_, _| Ok(()))
+        self.m.pause_at_stages = false;
+        self.run(&mut |_, _| Ok(()))?;
+        self.outcome()
+    }
+
+    fn outcome(&self) -> Result<Outcome, RunError> {
+        self.m.outcome().cloned().ok_or_else(|| RunError {
+            message: "the match did not end".into(),
+            rule: "match".into(),
+            place: String::new(),
+        })
     }
 }

@@ -1,8 +1,8 @@
 //! The generic FUBA turn engine.
 //!
 //! A ruleset file (one edition, or a house rule) is loaded and checked into a
-//! [`ruleset::Ruleset`]; a [`game::Match`] runs it with dice from a [`dice::DiceSource`] and
-//! decisions from [`agent::Agent`]s, recording every event in the [`log`]. The engine knows
+//! [`ruleset::Ruleset`]; a [`vm::Match`] runs it, a value stepped by [`game::Game`] with dice from a
+//! [`dice::DiceSource`] and decisions from [`agent::Agent`]s, recording every event in the [`log`]. The engine knows
 //! areas, teams, pieces, dice, the ball, the clock, choices and hooks; every rule of every
 //! edition lives in `rulesets/`.
 #![forbid(unsafe_code)]
@@ -13,7 +13,6 @@ pub mod board;
 pub(crate) mod compile;
 pub mod dice;
 pub mod game;
-pub mod interp;
 pub mod ir;
 pub mod lint;
 pub mod log;
@@ -25,5 +24,6 @@ pub mod ruleset;
 pub mod scenario;
 pub mod state;
 pub mod value;
+pub mod vm;
 
 pub use compile::edit_distance;

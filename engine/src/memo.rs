@@ -119,6 +119,14 @@ impl Default for Memo {
 }
 
 impl Memo {
+    /// An empty memo, on or off like this one (for a copy of a match).
+    pub fn fresh(&self) -> Memo {
+        Memo {
+            on: self.on,
+            ..Memo::default()
+        }
+    }
+
     /// The value of `proc` for `args` at state `version`, if remembered, and the
     /// procedures to count again for it. A call made while another pure procedure is being
     /// computed is also noted for that computation.

@@ -7,7 +7,7 @@
 
 use crate::agent::ScriptedAgent;
 use crate::dice::SeededDice;
-use crate::game::Match;
+use crate::game::Game;
 use crate::log::{Event, EventKind, LogHeader};
 use crate::ruleset::Ruleset;
 
@@ -140,7 +140,7 @@ pub fn scripts(events: &[Event]) -> [Vec<String>; 2] {
 /// Replays a recorded match under `rs` and compares the events.
 pub fn replay(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> ReplayReport {
     let [home, away] = scripts(events);
-    let mut m = Match::new(
+    let mut m = Game::new(
         rs,
         header.seed,
         Box::new(SeededDice::new(header.seed)),
@@ -219,7 +219,7 @@ mod tests {
     }
 
     fn record(rs: &Ruleset, seed: u64) -> String {
-        let mut m = Match::new(
+        let mut m = Game::new(
             rs,
             seed,
             Box::new(SeededDice::new(seed)),

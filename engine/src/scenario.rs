@@ -13,13 +13,13 @@ use serde::Deserialize;
 use crate::agent::ScriptedAgent;
 use crate::board::AreaId;
 use crate::dice::ScriptedDice;
-use crate::game::Match;
-use crate::interp::Flow;
-use crate::ir::{Loc, Scope};
+use crate::game::Game;
+use crate::ir::Scope;
 use crate::log::{EventKind, value_json};
 use crate::ruleset::Ruleset;
 use crate::state::GONE;
 use crate::value::{Team, Ty, Value};
+use crate::vm::Schedule;
 
 /// A scenario file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -398,7 +398,7 @@ impl Scenario {
         };
         let stop_sym = self.run.stop_at.as_ref().map(|k| rs.intern(k));
         let rs = &rs;
-        let mut m = Match::new(
+        let mut m = Game::new(
             rs,
             0,
             Box::new(dice),
@@ -407,10 +407,10 @@ impl Scenario {
         )
         .with_log();
         // `expect.offered` compares the options of a decision: the log must keep them.
-        m.interp.record_options = true;
+        m.m.record_options = true;
 
         // ---- the position
-        let st = &mut m.interp.st;
+        let st = &mut m.m.st;
         for (t, tp) in [(0u8, &self.position.home), (1u8, &self.position.away)] {
             let team_name = if t == 0 { "home" } else { "away" };
             let field: u32 =
@@ -531,66 +531,14 @@ impl Scenario {
             let b = pos(&self.run.to, rs.stages.len() - 1, "run.to")?;
             plan.extend(rs.stages[a..=b.max(a)].iter().copied());
         }
-        let mut run_error: Option<String> = None;
-        m.interp.stop_at = stop_sym;
-        let run_one = |m: &mut Match<'_>, idx: u16| -> Result<bool, String> {
-            m.interp.reset_budget();
-            m.interp.stage = Some(idx);
-            match m.interp.call_proc(idx, Vec::new(), Loc::default()) {
-                Ok(_) | Err(Flow::Break) | Err(Flow::Return(_)) => Ok(true),
-                Err(Flow::EndTurn) | Err(Flow::Stop) => Ok(false),
-                Err(Flow::EndHalf) => {
-                    m.interp.half_ended = true;
-                    Ok(false)
-                }
-                Err(Flow::Error(e)) => Err(e.to_string()),
-            }
-        };
-        'run: {
-            if self.run.turns > 0 {
-                for _ in 0..self.run.turns {
-                    m.interp.st.reset_turn_vars(rs);
-                    for &s in &rs.stages {
-                        match run_one(&mut m, s) {
-                            Ok(true) => {}
-                            Ok(false) => break,
-                            Err(e) => {
-                                run_error = Some(e);
-                                break 'run;
-                            }
-                        }
-                        if m.interp.stopped || m.interp.half_ended {
-                            break 'run;
-                        }
-                    }
-                    if let Some(te) = rs.turn_end {
-                        if let Err(e) = run_one(&mut m, te) {
-                            run_error = Some(e);
-                            break 'run;
-                        }
-                    }
-                    if m.interp.stopped || m.interp.half_ended {
-                        break 'run;
-                    }
-                    m.interp.st.turn += 1;
-                }
-            } else {
-                for &p in &plan {
-                    match run_one(&mut m, p) {
-                        Ok(true) => {}
-                        Ok(false) => break,
-                        Err(e) => {
-                            run_error = Some(e);
-                            break;
-                        }
-                    }
-                    if m.interp.stopped {
-                        break;
-                    }
-                }
-            }
-        }
-        let half_ended = m.interp.half_ended;
+        m.m.stop_at = stop_sym;
+        m.m.set_schedule(if self.run.turns > 0 {
+            Schedule::Turns(self.run.turns)
+        } else {
+            Schedule::Procs(plan)
+        });
+        let run_error = m.run(&mut |_, _| Ok(())).err().map(|e| e.to_string());
+        let half_ended = m.m.half_ended;
         let narration: Vec<String> = m
             .events()
             .iter()
@@ -630,7 +578,7 @@ impl Scenario {
         }
 
         // ---- expectations
-        let st = &m.interp.st;
+        let st = &m.m.st;
         let x = &self.expect;
         fn check_in(failures: &mut Vec<String>, what: &str, expected: String, actual: String) {
             if expected != actual {

@@ -670,6 +670,7 @@ fn build(
         symbols: Vec::new(),
         sym_index: HashMap::new(),
         lookups: Default::default(),
+        compiled: Default::default(),
         constants: Vec::new(),
         options: Vec::new(),
         vars: Default::default(),

@@ -247,9 +247,18 @@ pub struct Ruleset {
     pub warnings: Vec<Diagnostic>,
     /// Zones, directions and marks by symbol, for the interpreter.
     pub lookups: lookups::Lookups,
+    /// The rules compiled for the machine, built on first use ([`Ruleset::program`]).
+    pub compiled: std::sync::OnceLock<crate::vm::Program>,
 }
 
 impl Ruleset {
+    /// The rules compiled into machine code, shared by every match of this ruleset. Built
+    /// the first time it is asked for: change nothing in the ruleset's code after that.
+    pub fn program(&self) -> &crate::vm::Program {
+        self.compiled
+            .get_or_init(|| crate::vm::lower::compile(self))
+    }
+
     /// The symbol for a string, interning it.
     pub fn intern(&mut self, s: &str) -> Sym {
         if let Some(&i) = self.sym_index.get(s) {

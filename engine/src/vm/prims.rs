@@ -1,18 +1,19 @@
 //! The engine's primitives at run time: the pieces, the ball, the board's geometry, the
-//! dice, the clock and the score (see [`crate::prims`] for their names and types).
+//! dice, the clock and the score (see [`crate::prims`] for their names and types). Each
+//! takes its arguments from the operand stack and leaves its value there.
 
 use std::sync::Arc;
 
-use super::{Flow, Interp, R, as_bool};
+use super::machine::Match;
+use super::{Halt, as_bool};
 use crate::board::{AreaId, AreaSet, Direction};
-use crate::ir::{Loc, Node};
 use crate::log::{EventKind, team_name};
 use crate::prims::Prim;
 use crate::ruleset::lookups::direction_name;
 use crate::state::{GONE, MatchState, OFF};
-use crate::value::{MoveSet, Team, Value};
+use crate::value::{Dice, MoveSet, Team, Value};
 
-impl<'a> Interp<'a> {
+impl Match<'_> {
     fn count_in(&self, team: Team, s: AreaSet, field_only: bool) -> i64 {
         let p = &self.st.pieces[team as usize];
         let mut n: i64 = s.iter().map(|a| i64::from(p.count[a as usize])).sum();
@@ -25,53 +26,102 @@ impl<'a> Interp<'a> {
         n
     }
 
-    pub(super) fn prim(&mut self, p: Prim, args: &'a [Node], base: usize, loc: Loc) -> R<Value> {
-        let r = self.prim_value(p, args, base, loc);
+    fn team_v(&self, v: &Value, at: u32) -> Result<Team, Halt> {
+        match v {
+            Value::Team(t) => Ok(*t),
+            other => Err(self.error(at, format!("expected a team, found {other:?}"))),
+        }
+    }
+
+    fn int_v(&self, v: &Value, at: u32) -> Result<i64, Halt> {
+        match v {
+            Value::Int(i) => Ok(*i),
+            other => Err(self.error(at, format!("expected an integer, found {other:?}"))),
+        }
+    }
+
+    fn area_v(&self, v: &Value, at: u32) -> Result<AreaId, Halt> {
+        match v {
+            Value::Area(a) => Ok(*a),
+            Value::None => Err(self.error(at, "expected an area, found none (an unset variable?)")),
+            other => Err(self.error(at, format!("expected an area, found {other:?}"))),
+        }
+    }
+
+    fn areas_v(&self, v: &Value, at: u32) -> Result<AreaSet, Halt> {
+        match v {
+            Value::Areas(s) => Ok(*s),
+            Value::Area(a) => Ok(AreaSet::one(*a)),
+            Value::None => Ok(AreaSet::EMPTY),
+            other => Err(self.error(at, format!("expected areas, found {other:?}"))),
+        }
+    }
+
+    fn dice_v(&self, v: &Value, at: u32) -> Result<Dice, Halt> {
+        match v {
+            Value::Dice(d) => Ok(*d),
+            Value::Int(i) => Ok(Dice {
+                n: 1,
+                d: [(*i).clamp(0, 255) as u8, 0, 0, 0, 0, 0, 0, 0],
+            }),
+            other => Err(self.error(at, format!("expected dice, found {other:?}"))),
+        }
+    }
+
+    /// Runs a primitive: pops its arguments, pushes its value.
+    pub(crate) fn prim(&mut self, p: Prim, at: u32) -> Result<(), Halt> {
+        let n = p.params().len();
+        let mut args: [Value; 3] = Default::default();
+        for i in (0..n).rev() {
+            args[i] = self.pop();
+        }
+        let v = self.prim_value(p, &args, at)?;
         if p.has_effect() {
             // After the change (arguments may have used the state before it).
             self.touch();
         }
-        r
+        self.stack.push(v);
+        Ok(())
     }
 
     #[inline(never)]
-    fn prim_value(&mut self, p: Prim, args: &'a [Node], base: usize, loc: Loc) -> R<Value> {
+    fn prim_value(&mut self, p: Prim, args: &[Value; 3], at: u32) -> Result<Value, Halt> {
         let rs = self.rs;
         let board = &rs.board;
         let side = MatchState::side;
         Ok(match p {
-            Prim::Other => Value::Team(1 - self.team(&args[0], base)?),
-            Prim::IsHome => Value::Bool(self.team(&args[0], base)? == 0),
+            Prim::Other => Value::Team(1 - self.team_v(&args[0], at)?),
+            Prim::IsHome => Value::Bool(self.team_v(&args[0], at)? == 0),
             Prim::Count | Prim::CountField => {
-                let t = self.team(&args[0], base)?;
-                let s = self.areas(&args[1], base)?;
+                let t = self.team_v(&args[0], at)?;
+                let s = self.areas_v(&args[1], at)?;
                 Value::Int(self.count_in(t, s, p == Prim::CountField))
             }
             Prim::Occupied => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 Value::Areas(self.st.pieces[t as usize].occupied())
             }
             Prim::FieldAreas | Prim::Unmoved => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 Value::Areas(self.st.pieces[t as usize].field_areas(p == Prim::Unmoved))
             }
             Prim::KeeperArea => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 match self.st.pieces[t as usize].at[0] {
                     a if a < GONE => Value::Area(a),
-                    _ => return Err(self.error(loc, "the goalkeeper is not on the board")),
+                    _ => return Err(self.error(at, "the goalkeeper is not on the board")),
                 }
             }
             Prim::KeeperMoved => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 Value::Bool(self.st.pieces[t as usize].moved & 1 != 0)
             }
             Prim::OnBoard => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 Value::Int(self.st.pieces[t as usize].on_board() as i64)
             }
             Prim::Unplaced => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 Value::Int(
                     self.st.pieces[t as usize]
                         .at
@@ -82,22 +132,22 @@ impl<'a> Interp<'a> {
                 )
             }
             Prim::NthLowest => {
-                let t = self.team(&args[0], base)?;
-                let n = self.int(&args[1], base)?;
+                let t = self.team_v(&args[0], at)?;
+                let n = self.int_v(&args[1], at)?;
                 match self.st.lowest(board, t, n.max(0) as usize) {
                     Some(a) => Value::Area(a),
                     None => {
                         return Err(self.error(
-                            loc,
+                            at,
                             format!("the team has fewer than {n} pieces on the board"),
                         ));
                     }
                 }
             }
             Prim::Closest => {
-                let t = self.team(&args[0], base)?;
-                let a = self.area(&args[1], base)?;
-                let keeper = as_bool(&self.eval(&args[2], base)?);
+                let t = self.team_v(&args[0], at)?;
+                let a = self.area_v(&args[1], at)?;
+                let keeper = as_bool(&args[2].clone());
                 let pieces = &self.st.pieces[t as usize];
                 let cands = if keeper {
                     pieces.occupied()
@@ -114,36 +164,36 @@ impl<'a> Interp<'a> {
                 Value::Areas(s)
             }
             Prim::MovePiece => {
-                let t = self.team(&args[0], base)?;
-                let from = self.area(&args[1], base)?;
-                let to = self.area(&args[2], base)?;
-                self.move_field(t, from, to, loc)?;
+                let t = self.team_v(&args[0], at)?;
+                let from = self.area_v(&args[1], at)?;
+                let to = self.area_v(&args[2], at)?;
+                self.move_field(t, from, to, at)?;
                 Value::None
             }
             Prim::MoveKeeper => {
-                let t = self.team(&args[0], base)?;
-                let to = self.area(&args[1], base)?;
-                self.move_keeper(t, to, loc)?;
+                let t = self.team_v(&args[0], at)?;
+                let to = self.area_v(&args[1], at)?;
+                self.move_keeper(t, to, at)?;
                 Value::None
             }
             Prim::ApplyMove => {
-                let t = self.team(&args[0], base)?;
-                match self.eval(&args[1], base)? {
-                    Value::Move(m) if m.keeper => self.move_keeper(t, m.to, loc)?,
-                    Value::Move(m) => self.move_field(t, m.from, m.to, loc)?,
+                let t = self.team_v(&args[0], at)?;
+                match args[1].clone() {
+                    Value::Move(m) if m.keeper => self.move_keeper(t, m.to, at)?,
+                    Value::Move(m) => self.move_field(t, m.from, m.to, at)?,
                     other => {
-                        return Err(self.error(loc, format!("expected a move, found {other:?}")));
+                        return Err(self.error(at, format!("expected a move, found {other:?}")));
                     }
                 }
                 Value::None
             }
             Prim::ResetMoved => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 self.st.pieces[t as usize].moved = 0;
                 Value::None
             }
             Prim::ClearPieces => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 for i in 0..self.st.pieces[t as usize].at.len() {
                     if self.st.pieces[t as usize].at[i] != GONE {
                         self.st.put(t, i, OFF);
@@ -155,8 +205,8 @@ impl<'a> Interp<'a> {
                 Value::None
             }
             Prim::Place | Prim::PlaceKeeper => {
-                let t = self.team(&args[0], base)?;
-                let a = self.area(&args[1], base)?;
+                let t = self.team_v(&args[0], at)?;
+                let a = self.area_v(&args[1], at)?;
                 let i = if p == Prim::PlaceKeeper {
                     0
                 } else {
@@ -167,7 +217,7 @@ impl<'a> Interp<'a> {
                         .position(|x| *x == OFF)
                     {
                         Some(i) => i + 1,
-                        None => return Err(self.error(loc, "no field piece left to place")),
+                        None => return Err(self.error(at, "no field piece left to place")),
                     }
                 };
                 self.st.put(t, i, a);
@@ -179,9 +229,9 @@ impl<'a> Interp<'a> {
                 Value::None
             }
             Prim::RemovePiece | Prim::TakeOff => {
-                let t = self.team(&args[0], base)?;
-                let a = self.area(&args[1], base)?;
-                let i = self.field_piece_in(t, a, loc)?;
+                let t = self.team_v(&args[0], at)?;
+                let a = self.area_v(&args[1], at)?;
+                let i = self.field_piece_in(t, a, at)?;
                 // Sent off for good, or off the board until placed again.
                 self.st
                     .put(t, i, if p == Prim::RemovePiece { GONE } else { OFF });
@@ -192,8 +242,8 @@ impl<'a> Interp<'a> {
                 Value::None
             }
             Prim::ReturnPiece => {
-                let t = self.team(&args[0], base)?;
-                let a = self.area(&args[1], base)?;
+                let t = self.team_v(&args[0], at)?;
+                let a = self.area_v(&args[1], at)?;
                 let i = self.st.pieces[t as usize]
                     .at
                     .iter()
@@ -201,7 +251,7 @@ impl<'a> Interp<'a> {
                     .position(|x| *x == GONE);
                 match i {
                     Some(i) => self.st.put(t, i + 1, a),
-                    None => return Err(self.error(loc, "no field piece of the team is off")),
+                    None => return Err(self.error(at, "no field piece of the team is off")),
                 }
                 self.emit_event(EventKind::Place {
                     team: team_name(t).into(),
@@ -211,9 +261,9 @@ impl<'a> Interp<'a> {
                 Value::None
             }
             Prim::Moves => {
-                let t = self.team(&args[0], base)?;
-                let from = self.area(&args[1], base)?;
-                let to = self.areas(&args[2], base)?;
+                let t = self.team_v(&args[0], at)?;
+                let from = self.area_v(&args[1], at)?;
+                let to = self.areas_v(&args[2], at)?;
                 let mut ms = MoveSet::default();
                 if self.st.pieces[t as usize].field_areas(true).has(from) {
                     ms.field[from as usize] = to.minus(AreaSet::one(from));
@@ -221,8 +271,8 @@ impl<'a> Interp<'a> {
                 Value::Moves(Arc::new(ms))
             }
             Prim::KeeperMoves => {
-                let t = self.team(&args[0], base)?;
-                let to = self.areas(&args[1], base)?;
+                let t = self.team_v(&args[0], at)?;
+                let to = self.areas_v(&args[1], at)?;
                 let pc = &self.st.pieces[t as usize];
                 let mut ms = MoveSet::default();
                 if pc.at[0] < GONE && pc.moved & 1 == 0 {
@@ -232,10 +282,10 @@ impl<'a> Interp<'a> {
             }
             Prim::NoMoves => Value::Moves(Arc::new(MoveSet::default())),
             Prim::UnmovedMoves => {
-                let ms = self.eval(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let ms = args[0].clone();
+                let t = self.team_v(&args[1], at)?;
                 let Value::Moves(ms) = ms else {
-                    return Err(self.error(loc, "expected a move set"));
+                    return Err(self.error(at, "expected a move set"));
                 };
                 let pc = &self.st.pieces[t as usize];
                 let live = pc.field_areas(true);
@@ -253,7 +303,7 @@ impl<'a> Interp<'a> {
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),
             Prim::SetBall => {
-                let a = self.area(&args[0], base)?;
+                let a = self.area_v(&args[0], at)?;
                 self.st.ball_area = a;
                 self.emit_event(EventKind::Ball {
                     area: board.name(a).into(),
@@ -261,20 +311,22 @@ impl<'a> Interp<'a> {
                 Value::None
             }
             Prim::SetBallValue => {
-                let v = self.int(&args[0], base)?;
+                let v = self.int_v(&args[0], at)?;
                 let (lo, hi) = rs.ball_values;
                 if v < lo || v > hi {
-                    return Err(self.error(loc, format!("ball value {v} is outside {lo}..{hi}")));
+                    return Err(self.error(at, format!("ball value {v} is outside {lo}..{hi}")));
                 }
                 self.st.ball_value = v;
                 self.emit_event(EventKind::BallValue { value: v });
                 Value::None
             }
             Prim::GiveBall => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 if self.st.ball_owner != t {
                     self.st.ball_owner = t;
-                    self.counters.control_changes += 1;
+                    if self.counting {
+                        self.counters.control_changes += 1;
+                    }
                     self.emit_event(EventKind::Control {
                         team: team_name(t).into(),
                     });
@@ -282,7 +334,7 @@ impl<'a> Interp<'a> {
                 Value::None
             }
             Prim::SetPhasing => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 self.st.phasing = t;
                 self.emit_event(EventKind::Phasing {
                     team: team_name(t).into(),
@@ -290,10 +342,10 @@ impl<'a> Interp<'a> {
                 Value::None
             }
             Prim::AllAreas => Value::Areas(board.all()),
-            Prim::Adjacent => Value::Areas(board.adjacent_set(self.areas(&args[0], base)?)),
+            Prim::Adjacent => Value::Areas(board.adjacent_set(self.areas_v(&args[0], at)?)),
             Prim::Forward | Prim::Backward => {
-                let s = self.areas(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let s = self.areas_v(&args[0], at)?;
+                let t = self.team_v(&args[1], at)?;
                 let d = if p == Prim::Forward {
                     Direction::Forward
                 } else {
@@ -302,7 +354,7 @@ impl<'a> Interp<'a> {
                 Value::Areas(board.step(s, d, side(t)))
             }
             Prim::Sideways | Prim::Diagonal => {
-                let s = self.areas(&args[0], base)?;
+                let s = self.areas_v(&args[0], at)?;
                 let d = if p == Prim::Sideways {
                     Direction::Sideways
                 } else {
@@ -311,9 +363,9 @@ impl<'a> Interp<'a> {
                 Value::Areas(board.step(s, d, side(0)))
             }
             Prim::Direction => {
-                let a = self.area(&args[0], base)?;
-                let b = self.area(&args[1], base)?;
-                let t = self.team(&args[2], base)?;
+                let a = self.area_v(&args[0], at)?;
+                let b = self.area_v(&args[1], at)?;
+                let t = self.team_v(&args[2], at)?;
                 let d = board.direction(a, b, side(t));
                 match rs
                     .lookups
@@ -325,34 +377,34 @@ impl<'a> Interp<'a> {
                 }
             }
             Prim::Between => {
-                let a = self.area(&args[0], base)?;
-                let b = self.area(&args[1], base)?;
+                let a = self.area_v(&args[0], at)?;
+                let b = self.area_v(&args[1], at)?;
                 Value::Int(board.between(a, b))
             }
             Prim::Distance => {
-                let a = self.area(&args[0], base)?;
-                let b = self.area(&args[1], base)?;
+                let a = self.area_v(&args[0], at)?;
+                let b = self.area_v(&args[1], at)?;
                 Value::Int(i64::from(board.distance(a, b)))
             }
             Prim::Closer => {
-                let a = self.area(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let a = self.area_v(&args[0], at)?;
+                let t = self.team_v(&args[1], at)?;
                 Value::Areas(board.closer(a, side(t)))
             }
             Prim::Behind => {
-                let s = self.areas(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let s = self.areas_v(&args[0], at)?;
+                let t = self.team_v(&args[1], at)?;
                 Value::Areas(board.behind(s, side(t)))
             }
             Prim::Reaching => {
-                let a = self.area(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let a = self.area_v(&args[0], at)?;
+                let t = self.team_v(&args[1], at)?;
                 Value::Areas(board.reaching(a, side(t)))
             }
-            Prim::SameLevel => Value::Areas(board.same_level(self.area(&args[0], base)?)),
+            Prim::SameLevel => Value::Areas(board.same_level(self.area_v(&args[0], at)?)),
             Prim::EntirelyInHalf | Prim::PartlyInHalf => {
-                let a = self.area(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let a = self.area_v(&args[0], at)?;
+                let t = self.team_v(&args[1], at)?;
                 Value::Bool(if p == Prim::EntirelyInHalf {
                     board.entirely_in_half(a, side(t))
                 } else {
@@ -360,7 +412,7 @@ impl<'a> Interp<'a> {
                 })
             }
             Prim::HalfAreas => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 let mut s = AreaSet::EMPTY;
                 for a in board
                     .all()
@@ -373,7 +425,7 @@ impl<'a> Interp<'a> {
             }
             Prim::GoalLineAreas | Prim::OwnGoalLine => {
                 let t = if p == Prim::OwnGoalLine {
-                    Some(side(self.team(&args[0], base)?))
+                    Some(side(self.team_v(&args[0], at)?))
                 } else {
                     None
                 };
@@ -386,8 +438,8 @@ impl<'a> Interp<'a> {
                 Value::Areas(s)
             }
             Prim::Mark => {
-                let name = self.eval(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let name = args[0].clone();
+                let t = self.team_v(&args[1], at)?;
                 let found = match name {
                     Value::Str(s) => rs.lookups.mark(s),
                     _ => None,
@@ -398,13 +450,13 @@ impl<'a> Interp<'a> {
                 };
                 match found.or_else(|| board.marks.get(key)) {
                     Some(sets) => Value::Areas(sets[side(t).index()]),
-                    None => return Err(self.error(loc, format!("the board has no mark `{key}`"))),
+                    None => return Err(self.error(at, format!("the board has no mark `{key}`"))),
                 }
             }
             Prim::Number | Prim::HasNumber => {
-                let name = self.eval(&args[0], base)?;
-                let a = self.area(&args[1], base)?;
-                let t = self.team(&args[2], base)?;
+                let name = args[0].clone();
+                let a = self.area_v(&args[1], at)?;
+                let t = self.team_v(&args[2], at)?;
                 let key = match name {
                     Value::Str(s) => rs.symbol(s),
                     _ => "",
@@ -417,7 +469,7 @@ impl<'a> Interp<'a> {
                         Some(x) => Value::Int(x),
                         None => {
                             return Err(self.error(
-                                loc,
+                                at,
                                 format!(
                                     "the board's number `{key}` is not given for {}",
                                     board.name(a)
@@ -428,8 +480,8 @@ impl<'a> Interp<'a> {
                 }
             }
             Prim::Zone => {
-                let a = self.area(&args[0], base)?;
-                let t = self.team(&args[1], base)?;
+                let a = self.area_v(&args[0], at)?;
+                let t = self.team_v(&args[1], at)?;
                 let z = rs.lookups.zone(a, side(t));
                 match z.or_else(|| rs.sym(board.zone(a, side(t)))) {
                     Some(s) => Value::Str(s),
@@ -437,16 +489,16 @@ impl<'a> Interp<'a> {
                 }
             }
             Prim::Only => {
-                let s = self.areas(&args[0], base)?;
+                let s = self.areas_v(&args[0], at)?;
                 if s.len() != 1 {
                     return Err(self.error(
-                        loc,
+                        at,
                         format!("`only` needs exactly one area, found {}", s.len()),
                     ));
                 }
                 Value::Area(s.iter().next().unwrap_or(0))
             }
-            Prim::Size => Value::Int(match self.eval(&args[0], base)? {
+            Prim::Size => Value::Int(match args[0].clone() {
                 Value::Areas(s) => i64::from(s.len()),
                 Value::Area(_) => 1,
                 Value::Moves(m) => m.len() as i64,
@@ -454,18 +506,18 @@ impl<'a> Interp<'a> {
                 Value::List(l) => l.len() as i64,
                 _ => 0,
             }),
-            Prim::Min => Value::Int(self.int(&args[0], base)?.min(self.int(&args[1], base)?)),
-            Prim::Max => Value::Int(self.int(&args[0], base)?.max(self.int(&args[1], base)?)),
-            Prim::Abs => Value::Int(self.int(&args[0], base)?.saturating_abs()),
+            Prim::Min => Value::Int(self.int_v(&args[0], at)?.min(self.int_v(&args[1], at)?)),
+            Prim::Max => Value::Int(self.int_v(&args[0], at)?.max(self.int_v(&args[1], at)?)),
+            Prim::Abs => Value::Int(self.int_v(&args[0], at)?.saturating_abs()),
             Prim::Clamp => {
-                let v = self.int(&args[0], base)?;
-                let lo = self.int(&args[1], base)?;
-                let hi = self.int(&args[2], base)?;
+                let v = self.int_v(&args[0], at)?;
+                let lo = self.int_v(&args[1], at)?;
+                let hi = self.int_v(&args[2], at)?;
                 Value::Int(v.max(lo).min(hi))
             }
-            Prim::Sum => Value::Int(self.dice_of(&args[0], base)?.sum()),
+            Prim::Sum => Value::Int(self.dice_v(&args[0], at)?.sum()),
             Prim::Highest => Value::Int(
-                self.dice_of(&args[0], base)?
+                self.dice_v(&args[0], at)?
                     .as_slice()
                     .iter()
                     .copied()
@@ -473,7 +525,7 @@ impl<'a> Interp<'a> {
                     .map_or(0, i64::from),
             ),
             Prim::Lowest => Value::Int(
-                self.dice_of(&args[0], base)?
+                self.dice_v(&args[0], at)?
                     .as_slice()
                     .iter()
                     .copied()
@@ -481,29 +533,29 @@ impl<'a> Interp<'a> {
                     .map_or(0, i64::from),
             ),
             Prim::Die => {
-                let d = self.dice_of(&args[0], base)?;
-                let i = self.int(&args[1], base)?;
+                let d = self.dice_v(&args[0], at)?;
+                let i = self.int_v(&args[1], at)?;
                 match usize::try_from(i - 1)
                     .ok()
                     .and_then(|i| d.as_slice().get(i))
                 {
                     Some(x) => Value::Int(i64::from(*x)),
-                    None => return Err(self.error(loc, format!("die {i} of a roll of {}", d.n))),
+                    None => return Err(self.error(at, format!("die {i} of a roll of {}", d.n))),
                 }
             }
             Prim::IsDouble => {
-                let d = self.dice_of(&args[0], base)?;
+                let d = self.dice_v(&args[0], at)?;
                 Value::Bool(d.as_slice().windows(2).all(|w| w[0] == w[1]))
             }
             Prim::Minute => Value::Int(self.st.clock.minute),
             Prim::Added => Value::Int(self.st.clock.added),
             Prim::SetClock => {
-                let m = self.int(&args[0], base)?;
-                let a = self.int(&args[1], base)?;
+                let m = self.int_v(&args[0], at)?;
+                let a = self.int_v(&args[1], at)?;
                 let c = &self.st.clock;
                 if (m, a) < (c.minute, c.added) {
                     return Err(self.error(
-                        loc,
+                        at,
                         format!(
                             "the clock cannot go back from {}+{} to {m}+{a}",
                             c.minute, c.added
@@ -520,9 +572,9 @@ impl<'a> Interp<'a> {
             }
             Prim::Half => Value::Int(i64::from(self.st.clock.half)),
             Prim::Turn => Value::Int(i64::from(self.st.turn)),
-            Prim::Score => Value::Int(self.st.score[self.team(&args[0], base)? as usize]),
+            Prim::Score => Value::Int(self.st.score[self.team_v(&args[0], at)? as usize]),
             Prim::Goal => {
-                let t = self.team(&args[0], base)?;
+                let t = self.team_v(&args[0], at)?;
                 self.st.score[t as usize] += 1;
                 let score = self.st.score;
                 self.emit_event(EventKind::Goal {
@@ -531,24 +583,24 @@ impl<'a> Interp<'a> {
                 });
                 if self.stop_at.is_some() && self.stop_at == rs.sym("goal") {
                     self.stopped = true;
-                    return Err(Flow::Stop);
+                    return Err(Halt::Stop);
                 }
                 Value::None
             }
-            Prim::EndTurn => return Err(Flow::EndTurn),
-            Prim::EndHalf => return Err(Flow::EndHalf),
+            Prim::EndTurn => return Err(Halt::EndTurn),
+            Prim::EndHalf => return Err(Halt::EndHalf),
         })
     }
 
     /// A field piece of `t` in `a`: one that has not moved when there is one.
-    fn field_piece_in(&self, t: Team, a: AreaId, loc: Loc) -> R<usize> {
+    fn field_piece_in(&self, t: Team, a: AreaId, at: u32) -> Result<usize, Halt> {
         let pc = &self.st.pieces[t as usize];
         (1..pc.at.len())
             .filter(|i| pc.at[*i] == a)
             .min_by_key(|i| pc.moved & (1 << i) != 0)
             .ok_or_else(|| {
                 self.error(
-                    loc,
+                    at,
                     format!(
                         "no field piece of {} in {}",
                         team_name(t),
@@ -558,8 +610,8 @@ impl<'a> Interp<'a> {
             })
     }
 
-    fn move_field(&mut self, t: Team, from: AreaId, to: AreaId, loc: Loc) -> R<()> {
-        let i = self.field_piece_in(t, from, loc)?;
+    fn move_field(&mut self, t: Team, from: AreaId, to: AreaId, at: u32) -> Result<(), Halt> {
+        let i = self.field_piece_in(t, from, at)?;
         self.st.put(t, i, to);
         self.st.pieces[t as usize].moved |= 1 << i;
         self.emit_event(EventKind::Move {
@@ -571,10 +623,10 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    fn move_keeper(&mut self, t: Team, to: AreaId, loc: Loc) -> R<()> {
+    fn move_keeper(&mut self, t: Team, to: AreaId, at: u32) -> Result<(), Halt> {
         let from = self.st.pieces[t as usize].at[0];
         if from >= GONE {
-            return Err(self.error(loc, "the goalkeeper is not on the board"));
+            return Err(self.error(at, "the goalkeeper is not on the board"));
         }
         self.st.put(t, 0, to);
         self.st.pieces[t as usize].moved |= 1;

@@ -1,0 +1,244 @@
+//! The compiled program: every procedure, table row, trigger, hook and `prefer` score of a
+//! checked ruleset as one flat array of stack-machine instructions ([`Ins`]), with the
+//! source place of each instruction kept apart in a parallel array, off the hot path.
+//!
+//! A [`Program`] is built once per ruleset ([`crate::ruleset::Ruleset::program`]) and shared,
+//! immutable, by every match of that ruleset.
+
+use fuba_grammar::ast::{AssignOp, Keep, Quant};
+
+use crate::ir::{Loc, Op, Pat, Role, Scope};
+use crate::prims::Prim;
+use crate::value::{Sym, Value};
+
+/// One instruction. Operands are popped from the match's operand stack and results pushed
+/// on it; `slot` operands address the running frame's locals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ins {
+    /// Push a constant of [`Program::consts`].
+    Const(u32),
+    /// Push a small integer.
+    Int(i32),
+    /// Push a boolean.
+    Bool(bool),
+    /// Push no value.
+    Unit,
+    /// Push a team role's team.
+    Role(Role),
+    /// Push a local.
+    Local(u16),
+    /// Pop into a local.
+    Store(u16),
+    /// Pop an integer and add it to a local (saturating).
+    StoreAdd(u16),
+    /// Pop an integer and take it from a local (saturating).
+    StoreSub(u16),
+    /// `set x = x | e` of move sets: pop `e` and the old `x`, release the local's own
+    /// reference, and grow the set in place.
+    MovesInto(u16),
+    /// Pop a move into two locals (its ends).
+    LetPair(u16, u16),
+    /// Push a state variable of a single-valued scope.
+    Var(Scope, u16),
+    /// Pop a team, push that team's value of a per-team variable.
+    TeamVar(Scope, u16),
+    /// Pop a value (and, when the flag is set, the team under it) into a state variable.
+    SetVar(Scope, u16, AssignOp, bool),
+    /// Pop the primitive's arguments, push its result.
+    Prim(Prim),
+    /// Call a code unit of [`Program::units`] with its arguments on the stack.
+    Call(u32),
+    /// Pop a key, look the table's row up and run it.
+    Table(u16),
+    /// Pop an index and a list, push the element.
+    ListIndex,
+    /// Pop a move, push one of its ends (`true`: `from`).
+    MoveEnd(bool),
+    /// Pop a move, push whether it is the goalkeeper's.
+    MoveKeeper,
+    /// Pop a boolean, push its negation.
+    Not,
+    /// Pop an integer, push its negation.
+    Neg,
+    /// Pop two operands, push the result.
+    Bin(Op),
+    /// Pop a value, push it as a boolean (`true` only for `true`).
+    ToBool,
+    /// Jump.
+    Jump(u32),
+    /// Pop a value; jump unless it is `true`.
+    JumpIfFalse(u32),
+    /// Pop a value; jump if it is `true`.
+    JumpIfTrue(u32),
+    /// Pop a value.
+    Pop,
+    /// Pop `n` areas or area sets, push their union.
+    AreaList(u16),
+    /// Pop `n` integers, push them as a list.
+    IntList(u16),
+    /// Jump to the target unless the local matches a pattern of the group
+    /// ([`Program::pats`]).
+    MatchArm(u16, u32, u32),
+    /// No arm of a `match` fitted the local: an error.
+    NoArm(u16),
+    /// Pop the options and the team; a decision ([`Program::decisions`]).
+    ChooseFrom(u32),
+    /// Pop one boolean per arm (its guard) and the team; a decision. The picked arm's
+    /// index is pushed.
+    ChooseArms(u32),
+    /// Pop an arm index, jump to that arm's code ([`Program::jumps`]).
+    ArmJump(u32),
+    /// A chance event ([`Program::rolls`]); pops the rolling team when it has one.
+    Roll(u32),
+    /// Start a modifier list: the total and the log's mark in two locals from the slot.
+    ModStart(u16),
+    /// One modifier row (label symbol): when applied, pop its integer value.
+    ModRow(Sym, u16, bool),
+    /// End a modifier list (name symbol): log it, push the total.
+    ModEnd(Sym, u16),
+    /// Pop a collection to iterate: its state in three locals from the slot.
+    IterStart(u16),
+    /// Put the next item in the local, or jump to the target when none is left.
+    IterNext(u16, u16, u32),
+    /// Pop a `repeat` count (checked against the limit): two locals from the slot.
+    RepeatStart(u16),
+    /// Count one round down, or jump to the target when none is left.
+    RepeatNext(u16, u32),
+    /// Leave a loop: cut the stack back to the loop's start and jump.
+    Break(u16, u32),
+    /// Add one to an integer local.
+    Incr(u16),
+    /// Count a trigger as fired.
+    TrigFired(u16),
+    /// Pop a trigger's value, add it to the hook's total in the local, log it.
+    TrigDone(u16, u16),
+    /// Pop the fields of an event ([`Program::emits`]) and log it.
+    Emit(u32),
+    /// Return the top of the stack from the frame.
+    Ret,
+    /// End a `prefer` score: hand the top of the stack to the host.
+    EndScore,
+}
+
+/// How a code unit's frame is entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitKind {
+    /// A procedure (counted, remembered when pure).
+    Proc(u16),
+    /// A table row, a trigger or its condition: a frame of its own rule.
+    Rule,
+    /// A hook's dispatch over its triggers: no frame of its own for depth or rule.
+    Hook,
+}
+
+/// One compiled code unit (procedure, table row, trigger, condition, hook dispatch).
+#[derive(Debug, Clone)]
+pub struct CodeUnit {
+    /// First instruction.
+    pub entry: u32,
+    /// Parameters (the caller pushes them).
+    pub params: u16,
+    /// Locals, parameters first, hidden loop and modifier locals last.
+    pub slots: u16,
+    /// The rule it belongs to ([`crate::ruleset::Ruleset::units`]).
+    pub rule: u32,
+    /// How it is entered.
+    pub kind: UnitKind,
+    /// Whether its value may be remembered while the state does not change.
+    pub pure: bool,
+}
+
+/// A `choose` of the rules.
+#[derive(Debug, Clone)]
+pub struct DecisionSite {
+    /// The decision's name.
+    pub kind: Sym,
+    /// Hidden from the other team.
+    pub secret: bool,
+    /// `choose ... from`: the label of the `none` option.
+    pub skip: Option<Sym>,
+    /// Arm labels (`choose { ... }`), in order.
+    pub arms: Box<[Sym]>,
+    /// `prefer` scores: for `choose ... from`, one entry (the slot the option is bound to
+    /// and the score's first instruction); for arms, one per arm (`None`: no score).
+    pub prefer: Box<[Option<(u16, u32)>]>,
+    /// Whether every score has no effect on the match (scored without a copy of the
+    /// state).
+    pub pure_prefer: bool,
+}
+
+/// A roll of the rules.
+#[derive(Debug, Clone, Copy)]
+pub struct RollSite {
+    /// Dice rolled.
+    pub count: u8,
+    /// Sides.
+    pub sides: u8,
+    /// Dice kept.
+    pub keep: Option<(Keep, u8)>,
+    /// Whether a team rolls (popped).
+    pub by: bool,
+    /// What for.
+    pub label: Sym,
+}
+
+/// An `emit` of the rules.
+#[derive(Debug, Clone)]
+pub struct EmitSite {
+    /// The event kind.
+    pub kind: Sym,
+    /// Field names, in the order their values were pushed.
+    pub fields: Box<[Sym]>,
+}
+
+/// The compiled rules.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Every instruction.
+    pub code: Vec<Ins>,
+    /// Where each instruction's node was written.
+    pub locs: Vec<Loc>,
+    /// Constants.
+    pub consts: Vec<Value>,
+    /// Code units.
+    pub units: Vec<CodeUnit>,
+    /// Code unit of each procedure.
+    pub procs: Vec<u32>,
+    /// Code unit of each table row: `[table][row]`.
+    pub rows: Vec<Vec<u32>>,
+    /// Code units of each trigger: condition, body.
+    pub triggers: Vec<(Option<u32>, u32)>,
+    /// Code unit of each hook's dispatch.
+    pub hooks: Vec<u32>,
+    /// Pattern groups of `match` arms.
+    pub pats: Vec<Box<[Pat]>>,
+    /// Jump tables of `choose { ... }` arms.
+    pub jumps: Vec<Box<[u32]>>,
+    /// Decisions.
+    pub decisions: Vec<DecisionSite>,
+    /// Rolls.
+    pub rolls: Vec<RollSite>,
+    /// Emits.
+    pub emits: Vec<EmitSite>,
+}
+
+impl Program {
+    /// Instructions, for measurement and the architecture notes.
+    pub fn len(&self) -> usize {
+        self.code.len()
+    }
+    /// Whether there is no code at all.
+    pub fn is_empty(&self) -> bool {
+        self.code.is_empty()
+    }
+}
+
+/// How many values an iteration keeps in its hidden locals.
+pub const ITER_SLOTS: u16 = 3;
+/// How many values a `repeat` keeps in its hidden locals.
+pub const REPEAT_SLOTS: u16 = 2;
+/// How many values a modifier list keeps in its hidden locals.
+pub const MOD_SLOTS: u16 = 2;
+
+/// A quantifier's kind, re-exported for the lowering.
+pub type QuantKind = Quant;

@@ -1,0 +1,440 @@
+//! The match value: the state of the board and the rules' variables, and the machine's own
+//! state — frames, operand stack, what the match waits for — next to the counters and the
+//! log. Cloning it copies only these; the program and the ruleset are shared.
+
+use std::sync::Arc;
+
+use super::code::{Program, UnitKind};
+use super::schedule::{Phase, Schedule};
+use super::{Counters, Halt, Limits, RunError};
+use crate::agent::Opt;
+use crate::game::Outcome;
+use crate::ir::Loc;
+use crate::log::{Event, EventKind, ModRowLog};
+use crate::memo::{Memo, Pending};
+use crate::ruleset::Ruleset;
+use crate::state::{Clock, MatchState};
+use crate::value::{Sym, Team, Value};
+
+/// One active code unit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Frame {
+    /// Where to go on return (`u32::MAX`: back to the host).
+    pub ret: u32,
+    /// First local on the operand stack.
+    pub base: u32,
+    /// The code unit.
+    pub unit: u32,
+    /// A pure procedure's remembered computation ([`Match::pending`] index + 1), or 0.
+    pub memo: u32,
+    /// A `prefer` score run in its enclosing frame.
+    pub score: bool,
+}
+
+/// What the match waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// Nothing: it can run.
+    Run,
+    /// A decision of a team at a `choose` site (instruction index).
+    Decision { site: u32, team: Team, at: u32 },
+    /// Dice at a roll site (instruction index).
+    Chance {
+        site: u32,
+        team: Option<Team>,
+        at: u32,
+    },
+}
+
+/// A match: rules (shared), state, the machine running the rules, counters and log.
+///
+/// Step it with [`Match::advance`] and answer what it waits for with [`Match::choose`] or
+/// [`Match::roll`]; [`crate::game::Game`] does so with agents and dice.
+pub struct Match<'a> {
+    /// The rules.
+    pub rs: &'a Ruleset,
+    pub(crate) prog: &'a Program,
+    /// The state of the board and the rules' variables.
+    pub st: MatchState,
+    /// The seed (for the log header).
+    pub seed: u64,
+    /// Limits.
+    pub limits: Limits,
+    /// Counts for figures and coverage.
+    pub counters: Counters,
+    /// The events, when logging.
+    pub log: Option<Vec<Event>>,
+    /// The stage being run (a procedure index), for the log.
+    pub stage: Option<u16>,
+    /// Stop when an event of this kind is emitted (scenarios).
+    pub stop_at: Option<Sym>,
+    /// Whether `stop_at` was reached.
+    pub stopped: bool,
+    /// Whether a scenario's run ended the half.
+    pub half_ended: bool,
+    /// Record every legal option's label in choice events (scenarios).
+    pub record_options: bool,
+    /// Report a [`super::Status::Boundary`] after every stage (invariant checks).
+    pub pause_at_stages: bool,
+    pub(crate) stack: Vec<Value>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) pc: u32,
+    pub(crate) depth: u32,
+    /// Rules being run, innermost last (for the log and messages).
+    pub(crate) rules: Vec<u32>,
+    pub(crate) ops: u64,
+    pub(crate) opts: Vec<Opt>,
+    pub(crate) wait: Wait,
+    /// Off while `prefer` scores are worked out: nothing counted.
+    pub(crate) counting: bool,
+    /// On while `prefer` scores are worked out: no dice, no choices.
+    pub(crate) scoring: bool,
+    pub(crate) mod_rows: Vec<ModRowLog>,
+    pub(crate) memo: Memo,
+    pub(crate) pending: Vec<Pending>,
+    /// Goes up whenever the state may have changed: remembered values are dropped then.
+    pub(crate) version: u64,
+    pub(crate) schedule: Arc<Schedule>,
+    pub(crate) phase: Phase,
+    pub(crate) turns: Vec<u32>,
+    pub(crate) clocks: Vec<[Clock; 2]>,
+    pub(crate) begun: Clock,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) failed: Option<RunError>,
+    /// A procedure of the course was started from the host and has not returned.
+    pub(crate) running_root: bool,
+    /// A half hit the turn cap.
+    pub(crate) runaway: bool,
+}
+
+impl Clone for Match<'_> {
+    /// A copy that goes on independently. Remembered values of pure procedures are not
+    /// copied (they would only be recomputed).
+    fn clone(&self) -> Self {
+        Match {
+            rs: self.rs,
+            prog: self.prog,
+            st: self.st.clone(),
+            seed: self.seed,
+            limits: self.limits,
+            counters: self.counters.clone(),
+            log: self.log.clone(),
+            stage: self.stage,
+            stop_at: self.stop_at,
+            stopped: self.stopped,
+            half_ended: self.half_ended,
+            record_options: self.record_options,
+            pause_at_stages: self.pause_at_stages,
+            stack: self.stack.clone(),
+            frames: self.frames.clone(),
+            pc: self.pc,
+            depth: self.depth,
+            rules: self.rules.clone(),
+            ops: self.ops,
+            opts: self.opts.clone(),
+            wait: self.wait,
+            counting: self.counting,
+            scoring: self.scoring,
+            mod_rows: self.mod_rows.clone(),
+            memo: self.memo.fresh(),
+            pending: Vec::new(),
+            version: self.version,
+            schedule: self.schedule.clone(),
+            phase: self.phase,
+            turns: self.turns.clone(),
+            clocks: self.clocks.clone(),
+            begun: self.begun,
+            outcome: self.outcome.clone(),
+            failed: self.failed.clone(),
+            running_root: self.running_root,
+            runaway: self.runaway,
+        }
+    }
+}
+
+impl<'a> Match<'a> {
+    /// A match about to start under `rs`, with `seed` for the log header.
+    pub fn new(rs: &'a Ruleset, seed: u64) -> Self {
+        Match {
+            rs,
+            prog: rs.program(),
+            st: MatchState::new(rs),
+            seed,
+            limits: Limits::default(),
+            counters: Counters::new(rs),
+            log: None,
+            stage: None,
+            stop_at: None,
+            stopped: false,
+            half_ended: false,
+            record_options: false,
+            pause_at_stages: false,
+            stack: Vec::with_capacity(256),
+            frames: Vec::with_capacity(32),
+            pc: 0,
+            depth: 0,
+            rules: Vec::with_capacity(32),
+            ops: 0,
+            opts: Vec::with_capacity(64),
+            wait: Wait::Run,
+            counting: true,
+            scoring: false,
+            mod_rows: Vec::new(),
+            memo: Memo::default(),
+            pending: Vec::new(),
+            version: 0,
+            schedule: Arc::new(Schedule::Match),
+            phase: Phase::Begin,
+            turns: Vec::new(),
+            clocks: Vec::new(),
+            begun: Clock::default(),
+            outcome: None,
+            failed: None,
+            running_root: false,
+            runaway: false,
+        }
+    }
+
+    /// Turns on the event log.
+    pub fn with_log(mut self) -> Self {
+        self.log = Some(Vec::new());
+        self
+    }
+
+    /// The events so far (empty when not logging).
+    pub fn events(&self) -> &[Event] {
+        self.log.as_deref().unwrap_or(&[])
+    }
+
+    /// Whether values of pure procedures are remembered while the state does not change
+    /// (on by default; the match is the same either way, only faster).
+    pub fn set_memoize(&mut self, on: bool) {
+        self.memo.on = on;
+    }
+
+    /// Adds the operations of the stage to the counters and starts a new budget.
+    pub fn reset_budget(&mut self) {
+        self.counters.ops += self.ops;
+        self.ops = 0;
+    }
+
+    /// Notes that the state may have changed: remembered values are stale.
+    #[inline]
+    pub(crate) fn touch(&mut self) {
+        self.version += 1;
+    }
+
+    // ------------------------------------------------------------------ errors, log
+
+    fn current_rule(&self) -> String {
+        self.rules
+            .last()
+            .and_then(|u| self.rs.units.get(*u as usize))
+            .map_or_else(|| "match".to_string(), |u| u.rule.clone())
+    }
+
+    /// An error at a source place.
+    pub(crate) fn error_at(&self, loc: Loc, message: impl Into<String>) -> Halt {
+        let rule = self
+            .rs
+            .units
+            .get(loc.unit as usize)
+            .map_or_else(|| self.current_rule(), |u| u.rule.clone());
+        Halt::Error(Box::new(RunError {
+            message: message.into(),
+            rule,
+            place: self.rs.place(loc.start),
+        }))
+    }
+
+    /// An error at an instruction.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn error(&self, at: u32, message: impl Into<String>) -> Halt {
+        let loc = self.prog.locs.get(at as usize).copied().unwrap_or_default();
+        self.error_at(loc, message)
+    }
+
+    /// Whether events are recorded now.
+    #[inline]
+    pub(crate) fn logging(&self) -> bool {
+        self.log.is_some() && !self.scoring
+    }
+
+    /// Records an event when logging, as made by the innermost rule running.
+    pub fn emit_event(&mut self, kind: EventKind) {
+        let rule = self.rules.last().copied();
+        self.emit_event_by(rule, kind);
+    }
+
+    /// Records an event when logging, as made by the given rule.
+    pub(crate) fn emit_event_by(&mut self, rule: Option<u32>, kind: EventKind) {
+        if !self.logging() {
+            return;
+        }
+        let (rule, section) = match rule.and_then(|u| self.rs.units.get(u as usize)) {
+            Some(unit) => (unit.rule.clone(), unit.section.clone()),
+            None => ("match".to_string(), String::new()),
+        };
+        let stage = self
+            .stage
+            .map_or_else(String::new, |s| self.rs.procs[s as usize].name.clone());
+        let st = &self.st;
+        if let Some(log) = &mut self.log {
+            log.push(Event {
+                seq: log.len() as u32,
+                half: st.clock.half,
+                turn: st.turn,
+                minute: st.clock.minute,
+                added: st.clock.added,
+                stage,
+                rule,
+                section,
+                kind,
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ frames
+
+    /// Enters code unit `u` whose arguments are on the stack; `ret` is where to go after.
+    /// A pure procedure whose value is remembered is not entered: its value is pushed.
+    pub(crate) fn enter(&mut self, u: u32, ret: u32, at: u32) -> Result<(), Halt> {
+        let prog = self.prog;
+        let unit = &prog.units[u as usize];
+        let base = self.stack.len() - unit.params as usize;
+        let mut memo = 0;
+        match unit.kind {
+            UnitKind::Proc(p) => {
+                if unit.pure && self.memo.on {
+                    if let Some((v, calls)) = self.memo.lookup(self.version, p, &self.stack[base..])
+                    {
+                        if self.counting {
+                            for &c in calls {
+                                self.counters.procs[c as usize] += 1;
+                            }
+                        }
+                        self.stack.truncate(base);
+                        self.stack.push(v);
+                        self.pc = ret;
+                        return Ok(());
+                    }
+                    let pend = self.memo.begin(p, &self.stack[base..]);
+                    self.pending.push(pend);
+                    memo = self.pending.len() as u32;
+                }
+                if self.counting {
+                    self.counters.procs[p as usize] += 1;
+                }
+            }
+            UnitKind::Rule => {}
+            UnitKind::Hook => {
+                self.stack.resize(base + unit.slots as usize, Value::None);
+                self.frames.push(Frame {
+                    ret,
+                    base: base as u32,
+                    unit: u,
+                    memo: 0,
+                    score: false,
+                });
+                self.pc = unit.entry;
+                return Ok(());
+            }
+        }
+        if self.depth >= self.limits.max_call_depth {
+            return Err(self.too_deep(at));
+        }
+        self.stack.resize(base + unit.slots as usize, Value::None);
+        self.depth += 1;
+        self.rules.push(unit.rule);
+        self.frames.push(Frame {
+            ret,
+            base: base as u32,
+            unit: u,
+            memo,
+            score: false,
+        });
+        self.pc = unit.entry;
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self, at: u32) -> Halt {
+        let chain: Vec<&str> = self
+            .rules
+            .iter()
+            .filter_map(|u| self.rs.units.get(*u as usize))
+            .map(|u| u.rule.as_str())
+            .collect();
+        self.error(
+            at,
+            format!(
+                "calls nested deeper than {}: {}",
+                self.limits.max_call_depth,
+                chain.join(" -> ")
+            ),
+        )
+    }
+
+    /// Leaves the innermost frame with its value; returns whether it was entered from the
+    /// host (its value is then the result of the run).
+    #[inline]
+    pub(crate) fn leave(&mut self, v: Value) -> Option<Value> {
+        let Some(f) = self.frames.pop() else {
+            return Some(v);
+        };
+        if f.score {
+            return Some(v);
+        }
+        self.stack.truncate(f.base as usize);
+        if self.prog.units[f.unit as usize].kind != UnitKind::Hook {
+            self.depth -= 1;
+            self.rules.pop();
+        }
+        if f.memo != 0 {
+            if let Some(p) = self.pending.pop() {
+                self.memo.store(p, self.version, &v);
+            }
+        }
+        if f.ret == u32::MAX {
+            return Some(v);
+        }
+        self.pc = f.ret;
+        self.stack.push(v);
+        None
+    }
+
+    /// Drops every frame (the turn or half ended, or the run failed).
+    pub(crate) fn unwind(&mut self) {
+        for p in self.pending.drain(..) {
+            self.memo.abandon(p);
+        }
+        self.frames.clear();
+        self.stack.clear();
+        self.rules.clear();
+        self.mod_rows.clear();
+        self.depth = 0;
+        self.wait = Wait::Run;
+    }
+
+    /// Starts running procedure `idx` from the host, with arguments.
+    pub(crate) fn start_proc(&mut self, idx: u16, args: Vec<Value>) -> Result<(), Halt> {
+        self.touch();
+        self.stack.extend(args);
+        let u = self.prog.procs[idx as usize];
+        self.enter(u, u32::MAX, self.prog.units[u as usize].entry)
+    }
+
+    /// The team's role value.
+    #[inline]
+    pub(crate) fn role(&self, r: crate::ir::Role) -> Team {
+        use crate::ir::Role;
+        match r {
+            Role::Controlling => self.st.ball_owner,
+            Role::Passive => 1 - self.st.ball_owner,
+            Role::Phasing => self.st.phasing,
+            Role::NonPhasing => 1 - self.st.phasing,
+        }
+    }
+}

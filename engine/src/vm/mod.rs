@@ -1,0 +1,135 @@
+//! The rules machine: a checked ruleset is lowered once into a [`Program`] of stack-machine
+//! instructions, and a [`Match`] runs it. The match is a value: its frames, operand stack
+//! and locals live in it, not on the host's call stack, so it can stop wherever the rules
+//! ask for a decision or a roll, be cloned there, and go on from either copy.
+//!
+//! ```text
+//! ruleset file --load/check--> IR (ir.rs) --lower.rs--> Program (code.rs, shared)
+//!                                                          |
+//!                         Match (machine.rs: state, frames, stack, counters, log)
+//!                           advance() -> Decision | Chance | Boundary | End
+//!                           choose(i) / roll(dice) / clone()
+//! ```
+
+pub mod code;
+mod exec;
+pub mod lower;
+mod machine;
+mod prims;
+mod quiet;
+mod schedule;
+
+use std::collections::HashMap;
+
+pub use code::Program;
+pub use machine::Match;
+pub use schedule::{Chance, Schedule, Status};
+
+use crate::ruleset::Ruleset;
+use crate::value::{Sym, Value};
+
+/// Limits on running rules. All in one place.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Instructions per stage.
+    pub ops_per_stage: u64,
+    /// Largest `repeat` count.
+    pub max_repeat: i64,
+    /// Deepest nesting of procedure calls and hooks.
+    pub max_call_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            ops_per_stage: 1_000_000,
+            max_repeat: 64,
+            max_call_depth: 32,
+        }
+    }
+}
+
+/// A rule failed while running.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}\n  --> {place} (in {rule})")]
+pub struct RunError {
+    /// What went wrong.
+    pub message: String,
+    /// The rule running.
+    pub rule: String,
+    /// `file:line:col` of the code running.
+    pub place: String,
+}
+
+/// Why running stopped before the code unit returned.
+#[derive(Debug)]
+pub(crate) enum Halt {
+    /// `end_turn()`.
+    EndTurn,
+    /// `end_half()`.
+    EndHalf,
+    /// A scenario's `stop_at` event happened.
+    Stop,
+    /// An error (boxed: keeps every result small).
+    Error(Box<RunError>),
+}
+
+/// Counts kept for every match, logged or not (figures and rules coverage).
+#[derive(Debug, Clone, Default)]
+pub struct Counters {
+    /// Emitted events by kind symbol.
+    pub emits: Vec<u32>,
+    /// Table rows used: `[table][row]`.
+    pub rows: Vec<Vec<u32>>,
+    /// Triggers fired.
+    pub triggers: Vec<u32>,
+    /// Procedures called.
+    pub procs: Vec<u32>,
+    /// Choices made.
+    pub choices: u32,
+    /// Dice rolled.
+    pub dice: u32,
+    /// Instructions run.
+    pub ops: u64,
+    /// Times the ball changed hands (`give_ball` to the other team).
+    pub control_changes: u32,
+    /// Labelled options picked, by decision name and label symbol.
+    pub arms: HashMap<(Sym, Sym), u32>,
+    /// For each of the ruleset's breakdown figures ([`Ruleset::breakdowns`]): the field
+    /// values seen and how often.
+    pub by_field: Vec<Vec<(Value, u32)>>,
+}
+
+impl Counters {
+    /// Zero counts for a ruleset.
+    pub fn new(rs: &Ruleset) -> Self {
+        Counters {
+            emits: vec![0; rs.symbols.len()],
+            rows: rs.tables.iter().map(|t| vec![0; t.rows.len()]).collect(),
+            triggers: vec![0; rs.triggers.len()],
+            procs: vec![0; rs.procs.len()],
+            choices: 0,
+            dice: 0,
+            ops: 0,
+            control_changes: 0,
+            arms: HashMap::new(),
+            by_field: vec![Vec::new(); rs.breakdowns.len()],
+        }
+    }
+}
+
+/// The value of a bool-typed operand (anything but `true` is false).
+#[inline]
+pub(crate) fn as_bool(v: &Value) -> bool {
+    matches!(v, Value::Bool(true))
+}
+
+/// The value of an int-typed operand where the rules add or compare (a flag counts 0/1).
+#[inline]
+pub(crate) fn as_int(v: &Value) -> i64 {
+    match v {
+        Value::Int(i) => *i,
+        Value::Bool(b) => i64::from(*b),
+        _ => 0,
+    }
+}

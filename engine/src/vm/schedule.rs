@@ -1,0 +1,627 @@
+//! The match's course — the start procedure, then each half's start and turns, each turn the
+//! ruleset's stages in order — as a state machine over the match value, written once; and
+//! the stepping interface: what the match waits for, and the answers to it.
+//!
+//! A [`Schedule`] says what is run: a whole match, or (for scenarios) a list of procedures
+//! or a number of turns from a set position.
+
+use std::sync::Arc;
+
+use fuba_grammar::ast::Keep;
+
+use super::exec::Exit;
+use super::machine::{Frame, Match, Wait};
+use super::{Halt, RunError};
+use crate::agent::{Decision, Opt};
+use crate::game::{Ending, Outcome};
+use crate::log::{EventKind, team_name};
+use crate::value::{Dice, Sym, Team, Value};
+
+/// What a match runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Schedule {
+    /// A whole match.
+    Match,
+    /// These procedures in order, stopping when one ends the turn or half (scenarios).
+    Procs(Vec<u16>),
+    /// This many turns of stages and turn end, from the position as set (scenarios).
+    Turns(u32),
+    /// One procedure with arguments, from the position as set; ending the turn or half
+    /// ends it too.
+    Call(u16, Vec<Value>),
+}
+
+/// Where the course of the match is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Begin,
+    HalfBegin(u32),
+    TurnCheck,
+    Stage(u32),
+    TurnEnd {
+        half_over: bool,
+    },
+    HalfEnd {
+        runaway: bool,
+    },
+    MatchEnd,
+    /// Scenario: procedure `i` of the list.
+    Proc(u32),
+    /// Scenario: turn `n` (counted from 0), stage `i` (`stages.len()`: the turn end).
+    Turn(u32, u32),
+    /// The one procedure of [`Schedule::Call`] (started or not).
+    Call(bool),
+    Over,
+}
+
+/// What the match waits for after [`Match::advance`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// A team's decision: see [`Match::decision`], answer with [`Match::choose`].
+    Decision,
+    /// Dice: see [`Match::chance`], answer with [`Match::roll`].
+    Chance,
+    /// A stage ended (only when [`Match::pause_at_stages`] is set); advance again.
+    Boundary,
+    /// The match (or the scenario's run) is over: see [`Match::outcome`].
+    End,
+}
+
+/// A chance event: the dice the rules roll now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chance {
+    /// The team rolling, when the rule names one.
+    pub team: Option<Team>,
+    /// Dice rolled.
+    pub count: u8,
+    /// Sides of each die.
+    pub sides: u8,
+    /// The roll's name.
+    pub label: Sym,
+}
+
+impl Chance {
+    /// Every outcome (the dice in the order rolled) with its exact probability as a
+    /// fraction `(numerator, denominator)`; the fractions sum to 1.
+    pub fn outcomes(&self) -> Vec<(Vec<u8>, (u64, u64))> {
+        let n = u32::from(self.count);
+        let sides = u64::from(self.sides.max(1));
+        let total = sides.pow(n);
+        (0..total)
+            .map(|mut k| {
+                let mut dice = vec![0u8; n as usize];
+                for d in dice.iter_mut().rev() {
+                    *d = (k % sides) as u8 + 1;
+                    k /= sides;
+                }
+                (dice, (1, total))
+            })
+            .collect()
+    }
+}
+
+enum Ran {
+    Done,
+    EndTurn,
+    EndHalf,
+    Stop,
+}
+
+impl<'a> Match<'a> {
+    /// Sets what the match runs (before the first [`Match::advance`]).
+    pub fn set_schedule(&mut self, s: Schedule) {
+        self.phase = match s {
+            Schedule::Match => Phase::Begin,
+            Schedule::Procs(_) => Phase::Proc(0),
+            Schedule::Turns(_) => Phase::Turn(0, 0),
+            Schedule::Call(..) => Phase::Call(false),
+        };
+        self.schedule = Arc::new(s);
+    }
+
+    /// Runs until the match waits for a decision or dice, a stage ends (when pausing at
+    /// stages), or it is over. A rule error ends the match and is returned (again on every
+    /// later call).
+    pub fn advance(&mut self) -> Result<Status, RunError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        match self.advance_inner() {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                self.unwind();
+                self.failed = Some(e.clone());
+                self.phase = Phase::Over;
+                Err(e)
+            }
+        }
+    }
+
+    fn advance_inner(&mut self) -> Result<Status, RunError> {
+        loop {
+            match self.wait {
+                Wait::Decision { .. } => return Ok(Status::Decision),
+                Wait::Chance { .. } => return Ok(Status::Chance),
+                Wait::Run => {}
+            }
+            if !self.frames.is_empty() || self.running_root {
+                let r = match self.run() {
+                    Ok(Exit::Suspended) => continue,
+                    Ok(Exit::Returned(_)) => Ran::Done,
+                    Err(Halt::EndTurn) => Ran::EndTurn,
+                    Err(Halt::EndHalf) => Ran::EndHalf,
+                    Err(Halt::Stop) => Ran::Stop,
+                    Err(Halt::Error(e)) => return Err(*e),
+                };
+                self.running_root = false;
+                self.unwind();
+                if self.finish(r) {
+                    return Ok(Status::Boundary);
+                }
+                continue;
+            }
+            if self.phase == Phase::Over {
+                return Ok(Status::End);
+            }
+            self.step_phase().map_err(|h| match h {
+                Halt::Error(e) => *e,
+                _ => RunError {
+                    message: "the match's course stopped unexpectedly".into(),
+                    rule: "match".into(),
+                    place: String::new(),
+                },
+            })?;
+        }
+    }
+
+    /// Starts a procedure of the course as a stage.
+    fn stage_proc(&mut self, idx: u16) -> Result<(), Halt> {
+        self.reset_budget();
+        self.stage = Some(idx);
+        self.running_root = true;
+        self.start_proc(idx, Vec::new())
+    }
+
+    /// Moves the course on where no code runs; may start a procedure.
+    fn step_phase(&mut self) -> Result<(), Halt> {
+        let rs = self.rs;
+        match self.phase {
+            Phase::Begin => match rs.start {
+                Some(s) => self.stage_proc(s)?,
+                None => self.phase = Phase::HalfBegin(1),
+            },
+            Phase::HalfBegin(h) => {
+                if h > rs.halves {
+                    self.phase = Phase::MatchEnd;
+                    return Ok(());
+                }
+                self.st.clock.half = h;
+                self.st.clock.added = 0;
+                self.st.turn = 0;
+                match rs.half_start {
+                    Some(p) => self.stage_proc(p)?,
+                    None => {
+                        self.begun = self.st.clock;
+                        self.phase = Phase::TurnCheck;
+                    }
+                }
+            }
+            Phase::TurnCheck => {
+                if self.st.turn >= rs.max_turns_per_half {
+                    self.phase = Phase::HalfEnd { runaway: true };
+                    return Ok(());
+                }
+                self.st.turn += 1;
+                self.st.turns_total += 1;
+                self.st.reset_turn_vars(rs);
+                self.stage = None;
+                self.emit_event(EventKind::TurnStart);
+                self.phase = Phase::Stage(0);
+            }
+            Phase::Stage(i) => match rs.stages.get(i as usize) {
+                Some(&s) => self.stage_proc(s)?,
+                None => self.phase = Phase::TurnEnd { half_over: false },
+            },
+            Phase::TurnEnd { half_over } => match rs.turn_end {
+                Some(te) if !half_over => self.stage_proc(te)?,
+                _ => self.end_turn(half_over),
+            },
+            Phase::HalfEnd { runaway } => {
+                self.turns.push(self.st.turn);
+                self.clocks.push([self.begun, self.st.clock]);
+                self.stage = None;
+                self.emit_event(EventKind::HalfEnd {
+                    reason: if runaway { "runaway" } else { "rules" }.into(),
+                });
+                if runaway {
+                    self.runaway = true;
+                }
+                self.phase = Phase::HalfBegin(self.st.clock.half + 1);
+            }
+            Phase::MatchEnd => {
+                let score = self.st.score;
+                self.emit_event(EventKind::MatchEnd { score });
+                self.end(score);
+            }
+            Phase::Proc(i) => {
+                let plan = self.schedule.clone();
+                match &*plan {
+                    Schedule::Procs(list) if (i as usize) < list.len() => {
+                        self.stage_proc(list[i as usize])?
+                    }
+                    _ => self.end(self.st.score),
+                }
+            }
+            Phase::Turn(n, i) => {
+                let Schedule::Turns(total) = *self.schedule else {
+                    self.end(self.st.score);
+                    return Ok(());
+                };
+                if n >= total {
+                    self.end(self.st.score);
+                    return Ok(());
+                }
+                if i == 0 {
+                    self.st.reset_turn_vars(rs);
+                }
+                match rs.stages.get(i as usize) {
+                    Some(&s) => self.stage_proc(s)?,
+                    None => match rs.turn_end {
+                        Some(te) if i as usize == rs.stages.len() => self.stage_proc(te)?,
+                        _ => self.next_scenario_turn(n),
+                    },
+                }
+            }
+            Phase::Call(started) => {
+                let plan = self.schedule.clone();
+                match &*plan {
+                    Schedule::Call(p, args) if !started => {
+                        self.phase = Phase::Call(true);
+                        self.reset_budget();
+                        self.stage = Some(*p);
+                        self.running_root = true;
+                        self.start_proc(*p, args.clone())?;
+                    }
+                    _ => self.end(self.st.score),
+                }
+            }
+            Phase::Over => {}
+        }
+        Ok(())
+    }
+
+    fn next_scenario_turn(&mut self, n: u32) {
+        if self.stopped || self.half_ended {
+            self.end(self.st.score);
+        } else {
+            self.st.turn += 1;
+            self.phase = Phase::Turn(n + 1, 0);
+        }
+    }
+
+    fn end_turn(&mut self, half_over: bool) {
+        self.phase = if half_over {
+            Phase::HalfEnd { runaway: false }
+        } else {
+            Phase::TurnCheck
+        };
+    }
+
+    fn end(&mut self, score: [i64; 2]) {
+        self.outcome = Some(Outcome {
+            score,
+            turns: self.turns.clone(),
+            ending: if self.runaway {
+                Ending::Runaway
+            } else {
+                Ending::FullTime
+            },
+            clocks: self.clocks.clone(),
+        });
+        self.stage = None;
+        self.phase = Phase::Over;
+    }
+
+    /// A procedure of the course ended: what comes next. Returns whether to report a
+    /// boundary (a stage ended normally, and the caller pauses at stages).
+    fn finish(&mut self, r: Ran) -> bool {
+        let rs = self.rs;
+        let pause = self.pause_at_stages;
+        match self.phase {
+            Phase::Begin => {
+                self.phase = Phase::HalfBegin(1);
+                false
+            }
+            Phase::HalfBegin(_) => {
+                self.begun = self.st.clock;
+                self.phase = Phase::TurnCheck;
+                pause
+            }
+            Phase::Stage(i) => match r {
+                Ran::Done => {
+                    self.phase = Phase::Stage(i + 1);
+                    pause
+                }
+                Ran::EndTurn | Ran::Stop => {
+                    self.phase = Phase::TurnEnd { half_over: false };
+                    false
+                }
+                Ran::EndHalf => {
+                    self.phase = Phase::TurnEnd { half_over: true };
+                    false
+                }
+            },
+            Phase::TurnEnd { .. } => {
+                self.end_turn(matches!(r, Ran::EndHalf));
+                pause
+            }
+            Phase::Proc(i) => {
+                let go_on = match r {
+                    Ran::Done => !self.stopped,
+                    Ran::EndHalf => {
+                        self.half_ended = true;
+                        false
+                    }
+                    Ran::EndTurn | Ran::Stop => false,
+                };
+                if go_on {
+                    self.phase = Phase::Proc(i + 1);
+                } else {
+                    self.end(self.st.score);
+                }
+                false
+            }
+            Phase::Turn(n, i) => {
+                if matches!(r, Ran::EndHalf) {
+                    self.half_ended = true;
+                }
+                if i as usize >= rs.stages.len() {
+                    // The turn end ran.
+                    self.next_scenario_turn(n);
+                } else if !matches!(r, Ran::Done) {
+                    // The turn ended: its turn end still runs.
+                    self.phase = Phase::Turn(n, rs.stages.len() as u32);
+                } else if self.stopped || self.half_ended {
+                    self.end(self.st.score);
+                } else {
+                    self.phase = Phase::Turn(n, i + 1);
+                }
+                false
+            }
+            Phase::Call(_) => {
+                if matches!(r, Ran::EndHalf) {
+                    self.half_ended = true;
+                }
+                self.end(self.st.score);
+                false
+            }
+            _ => false,
+        }
+    }
+
+    // ------------------------------------------------------------------ answers
+
+    /// The decision the match waits for (the hints are empty: see [`Match::hints`]).
+    pub fn decision(&self) -> Option<Decision<'_>> {
+        let Wait::Decision { site, team, .. } = self.wait else {
+            return None;
+        };
+        let d = &self.prog.decisions[site as usize];
+        Some(Decision {
+            team,
+            kind: self.rs.symbol(d.kind),
+            options: &self.opts,
+            secret: d.secret,
+            hints: &[],
+        })
+    }
+
+    /// The chance event the match waits for.
+    pub fn chance(&self) -> Option<Chance> {
+        let Wait::Chance { site, team, .. } = self.wait else {
+            return None;
+        };
+        let r = &self.prog.rolls[site as usize];
+        Some(Chance {
+            team,
+            count: r.count,
+            sides: r.sides,
+            label: r.label,
+        })
+    }
+
+    /// How the match ended, once it has.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// An error at the place the match waits at (an agent or the dice could not answer).
+    pub fn fail(&mut self, message: impl Into<String>) -> RunError {
+        let at = match self.wait {
+            Wait::Decision { at, .. } | Wait::Chance { at, .. } => at,
+            Wait::Run => self.pc,
+        };
+        match self.error(at, message) {
+            Halt::Error(e) => self.fail_with(*e),
+            _ => self.fail_with(RunError {
+                message: "an error with no place".into(),
+                rule: "match".into(),
+                place: String::new(),
+            }),
+        }
+    }
+
+    /// Ends the match with an error.
+    fn fail_with(&mut self, e: RunError) -> RunError {
+        self.unwind();
+        self.failed = Some(e.clone());
+        self.phase = Phase::Over;
+        e
+    }
+
+    /// Answers the waiting decision with option `i`.
+    pub fn choose(&mut self, i: usize) -> Result<(), RunError> {
+        match self.wait {
+            Wait::Decision { site, .. } if i < self.opts.len() => {
+                let _ = site;
+                self.picked(i);
+                Ok(())
+            }
+            Wait::Decision { site, .. } => {
+                let kind = self
+                    .rs
+                    .symbol(self.prog.decisions[site as usize].kind)
+                    .to_string();
+                let n = self.opts.len();
+                Err(self.fail(format!("agent picked option {i} of {n} for \"{kind}\"")))
+            }
+            _ => Err(self.fail("no decision is waiting")),
+        }
+    }
+
+    /// Answers the waiting chance event with the dice, in the order rolled.
+    pub fn roll(&mut self, dice: &[u8]) -> Result<(), RunError> {
+        let Wait::Chance { site, team, .. } = self.wait else {
+            return Err(self.fail("no roll is waiting"));
+        };
+        let r = self.prog.rolls[site as usize];
+        if dice.len() != r.count as usize || dice.iter().any(|d| *d < 1 || *d > r.sides) {
+            return Err(self.fail(format!(
+                "the roll \"{}\" takes {} d{}, given {dice:?}",
+                self.rs.symbol(r.label),
+                r.count,
+                r.sides
+            )));
+        }
+        self.wait = Wait::Run;
+        let mut d = Dice {
+            n: r.count,
+            d: [0; 8],
+        };
+        d.d[..dice.len()].copy_from_slice(dice);
+        self.counters.dice += u32::from(r.count);
+        let kept = match r.keep {
+            None => d,
+            Some((k, m)) => {
+                let mut v: Vec<u8> = d.as_slice().to_vec();
+                v.sort_unstable();
+                if k == Keep::Highest {
+                    v.reverse();
+                }
+                let mut out = Dice { n: m, d: [0; 8] };
+                out.d[..m as usize].copy_from_slice(&v[..m as usize]);
+                out
+            }
+        };
+        if self.logging() {
+            self.emit_event(EventKind::Roll {
+                team: team.map(|t| team_name(t).to_string()),
+                label: self.rs.symbol(r.label).to_string(),
+                dice: d.as_slice().to_vec(),
+                kept: kept.as_slice().to_vec(),
+            });
+        }
+        self.stack.push(if kept.n == 1 {
+            Value::Int(i64::from(kept.d[0]))
+        } else {
+            Value::Dice(kept)
+        });
+        Ok(())
+    }
+
+    /// The rules' `prefer` score of every option of the waiting decision (empty when the
+    /// rule gives none or there is no decision). Worked out with no lasting effect: nothing
+    /// is logged or counted, and a score that could change the state runs on a copy.
+    pub fn hints(&mut self) -> Result<Vec<i64>, RunError> {
+        let Wait::Decision { site, .. } = self.wait else {
+            return Ok(Vec::new());
+        };
+        let prog = self.prog;
+        let d = &prog.decisions[site as usize];
+        if d.prefer.iter().all(Option::is_none) || self.opts.len() < 2 {
+            return Ok(Vec::new());
+        }
+        let saved = (!d.pure_prefer).then(|| self.st.clone());
+        let log = self.log.take();
+        let (counting, wait, pc) = (self.counting, self.wait, self.pc);
+        self.counting = false;
+        self.scoring = true;
+        let base = self.frames.last().map_or(0, |f| f.base);
+        let depth = self.frames.len();
+        let mut out = Vec::with_capacity(self.opts.len());
+        let mut result = Ok(());
+        for i in 0..self.opts.len() {
+            let entry = match self.opts[i] {
+                Opt::Area(a) => d.prefer[0].map(|(slot, e)| (slot, e, Value::Area(a))),
+                Opt::Move(m) => d.prefer[0].map(|(slot, e)| (slot, e, Value::Move(m))),
+                Opt::Arm(k, _) => d.prefer[k as usize].map(|(_, e)| (u16::MAX, e, Value::None)),
+                Opt::Skip(_) => None,
+            };
+            let Some((slot, e, v)) = entry else {
+                out.push(0);
+                continue;
+            };
+            if slot != u16::MAX {
+                self.stack[base as usize + slot as usize] = v;
+            }
+            let sp = self.stack.len();
+            self.frames.push(Frame {
+                ret: u32::MAX,
+                base,
+                unit: self.frames.last().map_or(0, |f| f.unit),
+                memo: 0,
+                score: true,
+            });
+            self.pc = e;
+            self.wait = Wait::Run;
+            let r = self.run();
+            self.stack.truncate(sp);
+            self.frames.truncate(depth);
+            match r {
+                Ok(Exit::Returned(Value::Int(x))) => out.push(x),
+                Ok(Exit::Returned(other)) => {
+                    result = Err(self.error(e, format!("expected an integer, found {other:?}")));
+                    break;
+                }
+                Ok(Exit::Suspended) => {
+                    result = Err(self.error(e, "a `prefer` score may not ask for a choice"));
+                    break;
+                }
+                Err(h) => {
+                    result = Err(h);
+                    break;
+                }
+            }
+        }
+        self.scoring = false;
+        self.counting = counting;
+        self.wait = wait;
+        self.pc = pc;
+        self.log = log;
+        if let Some(st) = saved {
+            self.st = st;
+            self.touch();
+        }
+        match result {
+            Ok(()) => Ok(out),
+            Err(Halt::Error(e)) => Err(self.fail_with(*e)),
+            Err(_) => Err(self.fail("a `prefer` score ended the turn")),
+        }
+    }
+
+    /// Runs procedure `idx` with arguments to its end, outside any match course (the
+    /// rules' tables and procedures shown by `fuba rules show`). A procedure that asks for
+    /// a decision or dice is an error.
+    pub fn call(&mut self, idx: u16, args: Vec<Value>) -> Result<Value, RunError> {
+        self.reset_budget();
+        let r = self.start_proc(idx, args).and_then(|()| self.run());
+        let out = match r {
+            Ok(Exit::Returned(v)) => Ok(v),
+            Ok(Exit::Suspended) => Err(self.fail("the procedure asks for a decision or dice")),
+            Err(Halt::Error(e)) => Err(*e),
+            Err(_) => Ok(Value::None),
+        };
+        self.unwind();
+        out
+    }
+}
