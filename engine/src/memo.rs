@@ -157,6 +157,15 @@ impl Memo {
         Some((e.value.clone(), calls))
     }
 
+    /// Notes a call of `proc` made without a look-up (its body inlined into the caller):
+    /// a computation under way records it.
+    #[inline]
+    pub fn note_call(&mut self, proc: u16) {
+        if self.computing > 0 {
+            self.trace.push(proc);
+        }
+    }
+
     /// Starts computing `proc` for `args` (after a [`Memo::lookup`] that missed).
     #[inline]
     pub fn begin(&mut self, proc: u16, args: &[Value]) -> Pending {

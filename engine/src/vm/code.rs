@@ -46,6 +46,8 @@ pub enum Ins {
     SetVar(Scope, u16, AssignOp, bool),
     /// Pop the primitive's arguments, push its result.
     Prim(Prim),
+    /// Count a call of a procedure whose body was inlined.
+    CountCall(u16),
     /// Call a code unit of [`Program::units`] with its arguments on the stack.
     Call(u32),
     /// Pop a key, look the table's row up and run it.

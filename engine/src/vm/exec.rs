@@ -146,6 +146,12 @@ impl Match<'_> {
                     self.pc = pc;
                     self.prim(p, at)?;
                 }
+                Ins::CountCall(p) => {
+                    if self.counting {
+                        self.counters.procs[p as usize] += 1;
+                    }
+                    self.memo.note_call(p);
+                }
                 Ins::Call(u) => {
                     self.enter(u, pc, at)?;
                     pc = self.pc;

@@ -81,6 +81,9 @@ pub fn compile(rs: &Ruleset) -> Program {
     let quiet = Quiet::of(rs);
     let mut l = Lower {
         p,
+        rs,
+        inline: super::inline::plan(rs),
+        off: 0,
         quiet: &quiet,
         loc: Loc::default(),
         next_hidden: 0,
@@ -113,6 +116,11 @@ pub fn compile(rs: &Ruleset) -> Program {
 
 struct Lower<'r> {
     p: Program,
+    rs: &'r Ruleset,
+    /// Procedures whose calls are inlined ([`super::inline`]).
+    inline: Vec<bool>,
+    /// Offset of the IR's local slots: an inlined body's locals live above its caller's.
+    off: u16,
     quiet: &'r Quiet,
     loc: Loc,
     next_hidden: u16,
@@ -238,11 +246,11 @@ impl<'r> Lower<'r> {
         match s {
             Stmt::Let(slot, n) => {
                 self.expr(n);
-                self.emit(Ins::Store(*slot));
+                self.emit(Ins::Store(*slot + self.off));
             }
             Stmt::LetPair(a, b, n) => {
                 self.expr(n);
-                self.emit(Ins::LetPair(*a, *b));
+                self.emit(Ins::LetPair(*a + self.off, *b + self.off));
             }
             Stmt::SetLocal(slot, op, n) => match (op, &n.kind) {
                 (AssignOp::Assign, NodeKind::Bin(Op::MovesUnion, a, b)) if matches!(a.kind, NodeKind::Local(x) if x == *slot) =>
@@ -250,14 +258,14 @@ impl<'r> Lower<'r> {
                     self.expr(a);
                     self.expr(b);
                     self.loc = n.loc;
-                    self.emit(Ins::MovesInto(*slot));
+                    self.emit(Ins::MovesInto(*slot + self.off));
                 }
                 _ => {
                     self.expr(n);
                     self.emit(match op {
-                        AssignOp::Assign => Ins::Store(*slot),
-                        AssignOp::Add => Ins::StoreAdd(*slot),
-                        AssignOp::Sub => Ins::StoreSub(*slot),
+                        AssignOp::Assign => Ins::Store(*slot + self.off),
+                        AssignOp::Add => Ins::StoreAdd(*slot + self.off),
+                        AssignOp::Sub => Ins::StoreSub(*slot + self.off),
                     });
                 }
             },
@@ -289,7 +297,7 @@ impl<'r> Lower<'r> {
                 let h = self.hidden(ITER_SLOTS);
                 self.emit(Ins::IterStart(h));
                 let top = self.here();
-                let exit = self.emit(Ins::IterNext(h, *slot, 0));
+                let exit = self.emit(Ins::IterNext(h, *slot + self.off, 0));
                 self.loops.push((h + 2, vec![exit]));
                 self.stmts(body);
                 self.emit(Ins::Jump(top));
@@ -334,6 +342,23 @@ impl<'r> Lower<'r> {
                 self.emit(Ins::Pop);
             }
         }
+    }
+
+    /// A call of procedure `idx` (its arguments pushed) lowered into the caller: the
+    /// arguments go to fresh locals, the body runs with its locals there.
+    fn inlined(&mut self, idx: u16) {
+        let rs = self.rs;
+        let p = &rs.procs[idx as usize];
+        let saved = (self.next_hidden, self.off, self.loops.len());
+        let base = self.hidden(p.code.slots);
+        for i in (0..p.params.len() as u16).rev() {
+            self.emit(Ins::Store(base + i));
+        }
+        self.emit(Ins::CountCall(idx));
+        self.off = base;
+        self.block_value(&p.code.body);
+        self.next_hidden = saved.0;
+        self.off = saved.1;
     }
 
     fn end_loop(&mut self) {
@@ -382,7 +407,7 @@ impl<'r> Lower<'r> {
         match &n.kind {
             NodeKind::Const(v) => self.konst(v),
             NodeKind::Local(s) => {
-                self.emit(Ins::Local(*s));
+                self.emit(Ins::Local(*s + self.off));
             }
             NodeKind::Var(v) => {
                 self.emit(Ins::Var(v.scope, v.idx));
@@ -403,8 +428,12 @@ impl<'r> Lower<'r> {
             NodeKind::Call(idx, args) => {
                 self.exprs(args);
                 self.loc = loc;
-                let u = self.p.procs[*idx as usize];
-                self.emit(Ins::Call(u));
+                if self.inline[*idx as usize] {
+                    self.inlined(*idx);
+                } else {
+                    let u = self.p.procs[*idx as usize];
+                    self.emit(Ins::Call(u));
+                }
             }
             NodeKind::Table(t, key) => {
                 self.expr(key);
@@ -661,7 +690,7 @@ impl<'r> Lower<'r> {
                     self.emit(Ins::Store(count));
                 }
                 let top = self.here();
-                let exit = self.emit(Ins::IterNext(h, *slot, 0));
+                let exit = self.emit(Ins::IterNext(h, *slot + self.off, 0));
                 if let Some(f) = filter {
                     self.expr(f);
                     self.loc = loc;

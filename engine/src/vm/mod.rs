@@ -13,6 +13,7 @@
 
 pub mod code;
 mod exec;
+mod inline;
 pub mod lower;
 mod machine;
 mod prims;
