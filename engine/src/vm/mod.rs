@@ -16,6 +16,7 @@ mod exec;
 mod inline;
 pub mod lower;
 mod machine;
+pub mod observe;
 mod prims;
 mod quiet;
 mod schedule;
