@@ -36,6 +36,9 @@ pub enum Ins {
     /// `set x = x | e` of move sets: pop `e` and the old `x`, release the local's own
     /// reference, and grow the set in place.
     MovesInto(u16),
+    /// `set x = x | moves(t, a, dests)`: pop the team, area and areas and add the moves
+    /// to the move set in the local, in place.
+    AddMoves(u16),
     /// Pop a move into two locals (its ends).
     LetPair(u16, u16),
     /// Push a state variable of a single-valued scope.

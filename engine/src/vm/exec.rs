@@ -70,17 +70,12 @@ impl Match<'_> {
         }
         let prog = self.prog;
         let code = &prog.code[..];
-        let limit = self.limits.ops_per_stage;
         let mut base = self.frames.last().map_or(0, |f| f.base as usize);
         let mut pc = self.pc;
         loop {
             let at = pc;
             let ins = code[pc as usize];
             pc += 1;
-            self.ops += 1;
-            if self.ops > limit {
-                return Err(self.over_budget(at));
-            }
             match ins {
                 Ins::Const(i) => self.stack.push(prog.consts[i as usize].clone()),
                 Ins::Int(i) => self.stack.push(Value::Int(i64::from(i))),
@@ -114,6 +109,34 @@ impl Match<'_> {
                     // Release the local's reference so the union changes the set in place.
                     drop(std::mem::take(&mut self.stack[base + s as usize]));
                     self.stack[base + s as usize] = moves_union(x, y);
+                }
+                Ins::AddMoves(s) => {
+                    let to = self.pop_areas(at)?;
+                    let from = match self.pop() {
+                        Value::Area(a) => a,
+                        other => {
+                            return Err(
+                                self.error(at, format!("expected an area, found {other:?}"))
+                            );
+                        }
+                    };
+                    let t = self.pop_team(at)?;
+                    let dests = if self.st.pieces[t as usize].field_areas(true).has(from) {
+                        to.minus(AreaSet::one(from))
+                    } else {
+                        AreaSet::EMPTY
+                    };
+                    match &mut self.stack[base + s as usize] {
+                        Value::Moves(ms) => {
+                            let ms = Arc::make_mut(ms);
+                            ms.field[from as usize] = ms.field[from as usize].union(dests);
+                        }
+                        slot => {
+                            let mut ms = MoveSet::default();
+                            ms.field[from as usize] = dests;
+                            *slot = Value::Moves(Arc::new(ms));
+                        }
+                    }
                 }
                 Ins::LetPair(a, b) => match self.pop() {
                     Value::Move(m) => {
@@ -153,11 +176,13 @@ impl Match<'_> {
                     self.memo.note_call(p);
                 }
                 Ins::Call(u) => {
+                    self.tick(at)?;
                     self.enter(u, pc, at)?;
                     pc = self.pc;
                     base = self.frames.last().map_or(0, |f| f.base as usize);
                 }
                 Ins::Table(t) => {
+                    self.tick(at)?;
                     self.table(t, pc, at)?;
                     pc = self.pc;
                     base = self.frames.last().map_or(0, |f| f.base as usize);
@@ -217,14 +242,25 @@ impl Match<'_> {
                     let v = as_bool(&self.pop());
                     self.stack.push(Value::Bool(v));
                 }
-                Ins::Jump(t) => pc = t,
+                Ins::Jump(t) => {
+                    if t < at {
+                        self.tick(at)?;
+                    }
+                    pc = t;
+                }
                 Ins::JumpIfFalse(t) => {
                     if !as_bool(&self.pop()) {
+                        if t < at {
+                            self.tick(at)?;
+                        }
                         pc = t;
                     }
                 }
                 Ins::JumpIfTrue(t) => {
                     if as_bool(&self.pop()) {
+                        if t < at {
+                            self.tick(at)?;
+                        }
                         pc = t;
                     }
                 }
@@ -412,6 +448,18 @@ impl Match<'_> {
                 }
             }
         }
+    }
+
+    /// Counts one operation (a call, a table row, a round of a loop) against the stage's
+    /// budget. Straight-line code is bounded by the program's size, so these bound the
+    /// work of a stage.
+    #[inline(always)]
+    fn tick(&mut self, at: u32) -> Result<(), Halt> {
+        self.ops += 1;
+        if self.ops > self.limits.ops_per_stage {
+            return Err(self.over_budget(at));
+        }
+        Ok(())
     }
 
     #[cold]

@@ -60,9 +60,10 @@ impl Walk<'_, '_> {
     fn block(&mut self, b: &Block) {
         for s in b.stmts.iter() {
             match s {
-                Stmt::Let(_, n) | Stmt::LetPair(_, _, n) | Stmt::SetLocal(_, _, n) | Stmt::Expr(n) => {
-                    self.node(n)
-                }
+                Stmt::Let(_, n)
+                | Stmt::LetPair(_, _, n)
+                | Stmt::SetLocal(_, _, n)
+                | Stmt::Expr(n) => self.node(n),
                 Stmt::Repeat(n, b, _) | Stmt::For(_, n, b) => {
                     self.node(n);
                     self.block(b);

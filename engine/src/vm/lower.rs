@@ -10,6 +10,7 @@ use fuba_grammar::ast::{AssignOp, Quant};
 use super::code::*;
 use super::quiet::Quiet;
 use crate::ir::*;
+use crate::prims::Prim;
 use crate::ruleset::Ruleset;
 use crate::value::Value;
 
@@ -129,7 +130,7 @@ struct Lower<'r> {
     /// patch to the loop's end.
     loops: Vec<(u16, Vec<usize>)>,
     /// `prefer` scores to place after the unit's code: where to write their entry.
-    scores: Vec<(&'r Node, usize, usize)>,
+    scores: Vec<(&'r Node, usize, usize, u16)>,
 }
 
 impl<'r> Lower<'r> {
@@ -171,9 +172,12 @@ impl<'r> Lower<'r> {
         self.block_value(&code.body);
         self.emit(Ins::Ret);
         // `prefer` scores run in this unit's frame: placed after it, with its locals.
-        while let Some((n, site, idx)) = self.scores.pop() {
+        while let Some((n, site, idx, live)) = self.scores.pop() {
             let at = self.here();
             self.loops.clear();
+            // The score runs while the frame waits at its `choose`: the hidden locals in use
+            // there (loop state, inlined calls) stay as they are.
+            self.next_hidden = live;
             self.expr(n);
             self.emit(Ins::EndScore);
             if let Some(Some((_, e))) = self.p.decisions[site].prefer.get_mut(idx) {
@@ -253,6 +257,17 @@ impl<'r> Lower<'r> {
                 self.emit(Ins::LetPair(*a + self.off, *b + self.off));
             }
             Stmt::SetLocal(slot, op, n) => match (op, &n.kind) {
+                (AssignOp::Assign, NodeKind::Bin(Op::MovesUnion, a, b))
+                    if matches!(a.kind, NodeKind::Local(x) if x == *slot)
+                        && matches!(&b.kind, NodeKind::Prim(Prim::Moves, args) if args.iter().all(plain)) =>
+                {
+                    // `set x = x | moves(t, a, dests)`: the moves go straight into `x`.
+                    if let NodeKind::Prim(_, args) = &b.kind {
+                        self.exprs(args);
+                    }
+                    self.loc = n.loc;
+                    self.emit(Ins::AddMoves(*slot + self.off));
+                }
                 (AssignOp::Assign, NodeKind::Bin(Op::MovesUnion, a, b)) if matches!(a.kind, NodeKind::Local(x) if x == *slot) =>
                 {
                     self.expr(a);
@@ -337,10 +352,7 @@ impl<'r> Lower<'r> {
                 });
                 self.emit(Ins::Emit(site));
             }
-            Stmt::Expr(n) => {
-                self.expr(n);
-                self.emit(Ins::Pop);
-            }
+            Stmt::Expr(n) => self.effect(n),
         }
     }
 
@@ -359,6 +371,74 @@ impl<'r> Lower<'r> {
         self.block_value(&p.code.body);
         self.next_hidden = saved.0;
         self.off = saved.1;
+    }
+
+    /// Code for a node whose value is not used: an `if` leaves nothing.
+    fn effect(&mut self, n: &'r Node) {
+        match &n.kind {
+            NodeKind::If(c, then, other) => {
+                let js = self.branch(c, false);
+                self.stmts(then);
+                match other {
+                    Some(o) => {
+                        let end = self.emit(Ins::Jump(0));
+                        let to = self.here();
+                        self.patch_all(js, to);
+                        self.effect(o);
+                        let to = self.here();
+                        self.patch(end, to);
+                    }
+                    None => {
+                        let to = self.here();
+                        self.patch_all(js, to);
+                    }
+                }
+            }
+            NodeKind::Block(b) => self.stmts(b),
+            _ => {
+                self.expr(n);
+                self.emit(Ins::Pop);
+            }
+        }
+    }
+
+    /// Code that jumps when the condition's truth is `when` (the jumps returned, to
+    /// patch) and falls through otherwise; `and`, `or` and `not` become jumps.
+    fn branch(&mut self, n: &'r Node, when: bool) -> Vec<usize> {
+        match &n.kind {
+            NodeKind::Not(x) => self.branch(x, !when),
+            NodeKind::And(a, b) | NodeKind::Or(a, b) => {
+                // `and` jumps on false at its first false operand, `or` on true at its
+                // first true one; otherwise the first operand decides whether to go on.
+                let and = matches!(n.kind, NodeKind::And(..));
+                if when != and {
+                    let mut js = self.branch(a, when);
+                    js.extend(self.branch(b, when));
+                    js
+                } else {
+                    let skip = self.branch(a, !when);
+                    let js = self.branch(b, when);
+                    let to = self.here();
+                    self.patch_all(skip, to);
+                    js
+                }
+            }
+            _ => {
+                self.expr(n);
+                self.loc = n.loc;
+                vec![self.emit(if when {
+                    Ins::JumpIfTrue(0)
+                } else {
+                    Ins::JumpIfFalse(0)
+                })]
+            }
+        }
+    }
+
+    fn patch_all(&mut self, at: Vec<usize>, to: u32) {
+        for a in at {
+            self.patch(a, to);
+        }
     }
 
     fn end_loop(&mut self) {
@@ -502,13 +582,12 @@ impl<'r> Lower<'r> {
                 self.emit(Ins::IntList(items.len() as u16));
             }
             NodeKind::If(c, then, other) => {
-                self.expr(c);
+                let js = self.branch(c, false);
                 self.loc = loc;
-                let j = self.emit(Ins::JumpIfFalse(0));
                 self.block_value(then);
                 let end = self.emit(Ins::Jump(0));
                 let to = self.here();
-                self.patch(j, to);
+                self.patch_all(js, to);
                 match other {
                     Some(o) => self.expr(o),
                     None => {
@@ -565,7 +644,7 @@ impl<'r> Lower<'r> {
                     pure_prefer,
                 });
                 if let Some((_, score)) = prefer {
-                    self.scores.push((score, site, 0));
+                    self.scores.push((score, site, 0, self.next_hidden));
                 }
                 self.emit(Ins::ChooseFrom(site as u32));
             }
@@ -606,7 +685,7 @@ impl<'r> Lower<'r> {
                 });
                 for (i, a) in arms.iter().enumerate() {
                     if let Some(p) = &a.prefer {
-                        self.scores.push((p, site, i));
+                        self.scores.push((p, site, i, self.next_hidden));
                     }
                 }
                 self.emit(Ins::ChooseArms(site as u32));
@@ -654,15 +733,13 @@ impl<'r> Lower<'r> {
                 for (label, value, cond) in rows.iter() {
                     match cond {
                         Some(c) => {
-                            self.expr(c);
-                            self.loc = loc;
-                            let skip = self.emit(Ins::JumpIfFalse(0));
+                            let skip = self.branch(c, false);
                             self.expr(value);
                             self.loc = value.loc;
                             self.emit(Ins::ModRow(*label, h, true));
                             let end = self.emit(Ins::Jump(0));
                             let to = self.here();
-                            self.patch(skip, to);
+                            self.patch_all(skip, to);
                             self.emit(Ins::ModRow(*label, h, false));
                             let to = self.here();
                             self.patch(end, to);
@@ -691,25 +768,23 @@ impl<'r> Lower<'r> {
                 }
                 let top = self.here();
                 let exit = self.emit(Ins::IterNext(h, *slot + self.off, 0));
-                if let Some(f) = filter {
-                    self.expr(f);
-                    self.loc = loc;
-                }
                 // Jumps to the early answer (`any`: true, `all`: false).
-                let mut early = None;
-                match (q, filter.is_some()) {
-                    (Quant::Any, true) => early = Some(self.emit(Ins::JumpIfTrue(0))),
-                    (Quant::Any, false) => early = Some(self.emit(Ins::Jump(0))),
-                    (Quant::All, true) => early = Some(self.emit(Ins::JumpIfFalse(0))),
-                    (Quant::All, false) => {}
-                    (Quant::Count, true) => {
-                        self.emit(Ins::JumpIfFalse(top));
+                let mut early = Vec::new();
+                match (q, filter) {
+                    (Quant::Any, Some(f)) => early = self.branch(f, true),
+                    (Quant::Any, None) => early.push(self.emit(Ins::Jump(0))),
+                    (Quant::All, Some(f)) => early = self.branch(f, false),
+                    (Quant::All, None) => {}
+                    (Quant::Count, Some(f)) => {
+                        let js = self.branch(f, false);
+                        self.patch_all(js, top);
                         self.emit(Ins::Incr(count));
                     }
-                    (Quant::Count, false) => {
+                    (Quant::Count, None) => {
                         self.emit(Ins::Incr(count));
                     }
                 }
+                self.loc = loc;
                 self.emit(Ins::Jump(top));
                 let done = self.here();
                 self.patch(exit, done);
@@ -721,9 +796,7 @@ impl<'r> Lower<'r> {
                         self.emit(Ins::Bool(*q == Quant::All));
                         let end = self.emit(Ins::Jump(0));
                         let to = self.here();
-                        if let Some(e) = early {
-                            self.patch(e, to);
-                        }
+                        self.patch_all(early, to);
                         self.emit(Ins::Bool(*q == Quant::Any));
                         let to = self.here();
                         self.patch(end, to);
@@ -739,5 +812,16 @@ impl<'r> Lower<'r> {
             }
             NodeKind::Block(b) => self.block_value(b),
         }
+    }
+}
+
+/// Whether evaluating the node cannot assign a local (no block in it).
+fn plain(n: &Node) -> bool {
+    match &n.kind {
+        NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => true,
+        NodeKind::Prim(_, args) | NodeKind::Call(_, args) => args.iter().all(plain),
+        NodeKind::TeamVar(_, x) | NodeKind::Not(x) | NodeKind::Neg(x) => plain(x),
+        NodeKind::Bin(_, a, b) | NodeKind::And(a, b) | NodeKind::Or(a, b) => plain(a) && plain(b),
+        _ => false,
     }
 }

@@ -70,12 +70,9 @@ impl Match<'_> {
 
     /// Runs a primitive: pops its arguments, pushes its value.
     pub(crate) fn prim(&mut self, p: Prim, at: u32) -> Result<(), Halt> {
-        let n = p.params().len();
-        let mut args: [Value; 3] = Default::default();
-        for i in (0..n).rev() {
-            args[i] = self.pop();
-        }
-        let v = self.prim_value(p, &args, at)?;
+        let base = self.stack.len() - p.params().len();
+        let v = self.prim_value(p, base, at)?;
+        self.stack.truncate(base);
         if p.has_effect() {
             // After the change (arguments may have used the state before it).
             self.touch();
@@ -85,43 +82,43 @@ impl Match<'_> {
     }
 
     #[inline(never)]
-    fn prim_value(&mut self, p: Prim, args: &[Value; 3], at: u32) -> Result<Value, Halt> {
+    fn prim_value(&mut self, p: Prim, base: usize, at: u32) -> Result<Value, Halt> {
         let rs = self.rs;
         let board = &rs.board;
         let side = MatchState::side;
         Ok(match p {
-            Prim::Other => Value::Team(1 - self.team_v(&args[0], at)?),
-            Prim::IsHome => Value::Bool(self.team_v(&args[0], at)? == 0),
+            Prim::Other => Value::Team(1 - self.team_v(&self.stack[base], at)?),
+            Prim::IsHome => Value::Bool(self.team_v(&self.stack[base], at)? == 0),
             Prim::Count | Prim::CountField => {
-                let t = self.team_v(&args[0], at)?;
-                let s = self.areas_v(&args[1], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let s = self.areas_v(&self.stack[base + 1], at)?;
                 Value::Int(self.count_in(t, s, p == Prim::CountField))
             }
             Prim::Occupied => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 Value::Areas(self.st.pieces[t as usize].occupied())
             }
             Prim::FieldAreas | Prim::Unmoved => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 Value::Areas(self.st.pieces[t as usize].field_areas(p == Prim::Unmoved))
             }
             Prim::KeeperArea => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 match self.st.pieces[t as usize].at[0] {
                     a if a < GONE => Value::Area(a),
                     _ => return Err(self.error(at, "the goalkeeper is not on the board")),
                 }
             }
             Prim::KeeperMoved => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 Value::Bool(self.st.pieces[t as usize].moved & 1 != 0)
             }
             Prim::OnBoard => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 Value::Int(self.st.pieces[t as usize].on_board() as i64)
             }
             Prim::Unplaced => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 Value::Int(
                     self.st.pieces[t as usize]
                         .at
@@ -132,8 +129,8 @@ impl Match<'_> {
                 )
             }
             Prim::NthLowest => {
-                let t = self.team_v(&args[0], at)?;
-                let n = self.int_v(&args[1], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let n = self.int_v(&self.stack[base + 1], at)?;
                 match self.st.lowest(board, t, n.max(0) as usize) {
                     Some(a) => Value::Area(a),
                     None => {
@@ -145,9 +142,9 @@ impl Match<'_> {
                 }
             }
             Prim::Closest => {
-                let t = self.team_v(&args[0], at)?;
-                let a = self.area_v(&args[1], at)?;
-                let keeper = as_bool(&args[2].clone());
+                let t = self.team_v(&self.stack[base], at)?;
+                let a = self.area_v(&self.stack[base + 1], at)?;
+                let keeper = as_bool(&self.stack[base + 2].clone());
                 let pieces = &self.st.pieces[t as usize];
                 let cands = if keeper {
                     pieces.occupied()
@@ -164,21 +161,21 @@ impl Match<'_> {
                 Value::Areas(s)
             }
             Prim::MovePiece => {
-                let t = self.team_v(&args[0], at)?;
-                let from = self.area_v(&args[1], at)?;
-                let to = self.area_v(&args[2], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let from = self.area_v(&self.stack[base + 1], at)?;
+                let to = self.area_v(&self.stack[base + 2], at)?;
                 self.move_field(t, from, to, at)?;
                 Value::None
             }
             Prim::MoveKeeper => {
-                let t = self.team_v(&args[0], at)?;
-                let to = self.area_v(&args[1], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let to = self.area_v(&self.stack[base + 1], at)?;
                 self.move_keeper(t, to, at)?;
                 Value::None
             }
             Prim::ApplyMove => {
-                let t = self.team_v(&args[0], at)?;
-                match args[1].clone() {
+                let t = self.team_v(&self.stack[base], at)?;
+                match self.stack[base + 1].clone() {
                     Value::Move(m) if m.keeper => self.move_keeper(t, m.to, at)?,
                     Value::Move(m) => self.move_field(t, m.from, m.to, at)?,
                     other => {
@@ -188,25 +185,27 @@ impl Match<'_> {
                 Value::None
             }
             Prim::ResetMoved => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 self.st.pieces[t as usize].moved = 0;
                 Value::None
             }
             Prim::ClearPieces => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 for i in 0..self.st.pieces[t as usize].at.len() {
                     if self.st.pieces[t as usize].at[i] != GONE {
                         self.st.put(t, i, OFF);
                     }
                 }
-                self.emit_event(EventKind::Clear {
-                    team: team_name(t).into(),
-                });
+                if self.logging() {
+                    self.emit_event(EventKind::Clear {
+                        team: team_name(t).into(),
+                    });
+                }
                 Value::None
             }
             Prim::Place | Prim::PlaceKeeper => {
-                let t = self.team_v(&args[0], at)?;
-                let a = self.area_v(&args[1], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let a = self.area_v(&self.stack[base + 1], at)?;
                 let i = if p == Prim::PlaceKeeper {
                     0
                 } else {
@@ -221,29 +220,33 @@ impl Match<'_> {
                     }
                 };
                 self.st.put(t, i, a);
-                self.emit_event(EventKind::Place {
-                    team: team_name(t).into(),
-                    area: board.name(a).into(),
-                    keeper: i == 0,
-                });
+                if self.logging() {
+                    self.emit_event(EventKind::Place {
+                        team: team_name(t).into(),
+                        area: board.name(a).into(),
+                        keeper: i == 0,
+                    });
+                }
                 Value::None
             }
             Prim::RemovePiece | Prim::TakeOff => {
-                let t = self.team_v(&args[0], at)?;
-                let a = self.area_v(&args[1], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let a = self.area_v(&self.stack[base + 1], at)?;
                 let i = self.field_piece_in(t, a, at)?;
                 // Sent off for good, or off the board until placed again.
                 self.st
                     .put(t, i, if p == Prim::RemovePiece { GONE } else { OFF });
-                self.emit_event(EventKind::Remove {
-                    team: team_name(t).into(),
-                    area: board.name(a).into(),
-                });
+                if self.logging() {
+                    self.emit_event(EventKind::Remove {
+                        team: team_name(t).into(),
+                        area: board.name(a).into(),
+                    });
+                }
                 Value::None
             }
             Prim::ReturnPiece => {
-                let t = self.team_v(&args[0], at)?;
-                let a = self.area_v(&args[1], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let a = self.area_v(&self.stack[base + 1], at)?;
                 let i = self.st.pieces[t as usize]
                     .at
                     .iter()
@@ -253,17 +256,19 @@ impl Match<'_> {
                     Some(i) => self.st.put(t, i + 1, a),
                     None => return Err(self.error(at, "no field piece of the team is off")),
                 }
-                self.emit_event(EventKind::Place {
-                    team: team_name(t).into(),
-                    area: board.name(a).into(),
-                    keeper: false,
-                });
+                if self.logging() {
+                    self.emit_event(EventKind::Place {
+                        team: team_name(t).into(),
+                        area: board.name(a).into(),
+                        keeper: false,
+                    });
+                }
                 Value::None
             }
             Prim::Moves => {
-                let t = self.team_v(&args[0], at)?;
-                let from = self.area_v(&args[1], at)?;
-                let to = self.areas_v(&args[2], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let from = self.area_v(&self.stack[base + 1], at)?;
+                let to = self.areas_v(&self.stack[base + 2], at)?;
                 let mut ms = MoveSet::default();
                 if self.st.pieces[t as usize].field_areas(true).has(from) {
                     ms.field[from as usize] = to.minus(AreaSet::one(from));
@@ -271,8 +276,8 @@ impl Match<'_> {
                 Value::Moves(Arc::new(ms))
             }
             Prim::KeeperMoves => {
-                let t = self.team_v(&args[0], at)?;
-                let to = self.areas_v(&args[1], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
+                let to = self.areas_v(&self.stack[base + 1], at)?;
                 let pc = &self.st.pieces[t as usize];
                 let mut ms = MoveSet::default();
                 if pc.at[0] < GONE && pc.moved & 1 == 0 {
@@ -282,8 +287,8 @@ impl Match<'_> {
             }
             Prim::NoMoves => Value::Moves(Arc::new(MoveSet::default())),
             Prim::UnmovedMoves => {
-                let ms = args[0].clone();
-                let t = self.team_v(&args[1], at)?;
+                let ms = self.stack[base].clone();
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 let Value::Moves(ms) = ms else {
                     return Err(self.error(at, "expected a move set"));
                 };
@@ -303,49 +308,59 @@ impl Match<'_> {
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),
             Prim::SetBall => {
-                let a = self.area_v(&args[0], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
                 self.st.ball_area = a;
-                self.emit_event(EventKind::Ball {
-                    area: board.name(a).into(),
-                });
+                if self.logging() {
+                    self.emit_event(EventKind::Ball {
+                        area: board.name(a).into(),
+                    });
+                }
                 Value::None
             }
             Prim::SetBallValue => {
-                let v = self.int_v(&args[0], at)?;
+                let v = self.int_v(&self.stack[base], at)?;
                 let (lo, hi) = rs.ball_values;
                 if v < lo || v > hi {
                     return Err(self.error(at, format!("ball value {v} is outside {lo}..{hi}")));
                 }
                 self.st.ball_value = v;
-                self.emit_event(EventKind::BallValue { value: v });
+                if self.logging() {
+                    self.emit_event(EventKind::BallValue { value: v });
+                }
                 Value::None
             }
             Prim::GiveBall => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 if self.st.ball_owner != t {
                     self.st.ball_owner = t;
                     if self.counting {
                         self.counters.control_changes += 1;
                     }
-                    self.emit_event(EventKind::Control {
+                    if self.logging() {
+                        self.emit_event(EventKind::Control {
+                            team: team_name(t).into(),
+                        });
+                    }
+                }
+                Value::None
+            }
+            Prim::SetPhasing => {
+                let t = self.team_v(&self.stack[base], at)?;
+                self.st.phasing = t;
+                if self.logging() {
+                    self.emit_event(EventKind::Phasing {
                         team: team_name(t).into(),
                     });
                 }
                 Value::None
             }
-            Prim::SetPhasing => {
-                let t = self.team_v(&args[0], at)?;
-                self.st.phasing = t;
-                self.emit_event(EventKind::Phasing {
-                    team: team_name(t).into(),
-                });
-                Value::None
-            }
             Prim::AllAreas => Value::Areas(board.all()),
-            Prim::Adjacent => Value::Areas(board.adjacent_set(self.areas_v(&args[0], at)?)),
+            Prim::Adjacent => {
+                Value::Areas(board.adjacent_set(self.areas_v(&self.stack[base], at)?))
+            }
             Prim::Forward | Prim::Backward => {
-                let s = self.areas_v(&args[0], at)?;
-                let t = self.team_v(&args[1], at)?;
+                let s = self.areas_v(&self.stack[base], at)?;
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 let d = if p == Prim::Forward {
                     Direction::Forward
                 } else {
@@ -354,7 +369,7 @@ impl Match<'_> {
                 Value::Areas(board.step(s, d, side(t)))
             }
             Prim::Sideways | Prim::Diagonal => {
-                let s = self.areas_v(&args[0], at)?;
+                let s = self.areas_v(&self.stack[base], at)?;
                 let d = if p == Prim::Sideways {
                     Direction::Sideways
                 } else {
@@ -363,9 +378,9 @@ impl Match<'_> {
                 Value::Areas(board.step(s, d, side(0)))
             }
             Prim::Direction => {
-                let a = self.area_v(&args[0], at)?;
-                let b = self.area_v(&args[1], at)?;
-                let t = self.team_v(&args[2], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
+                let b = self.area_v(&self.stack[base + 1], at)?;
+                let t = self.team_v(&self.stack[base + 2], at)?;
                 let d = board.direction(a, b, side(t));
                 match rs
                     .lookups
@@ -377,34 +392,34 @@ impl Match<'_> {
                 }
             }
             Prim::Between => {
-                let a = self.area_v(&args[0], at)?;
-                let b = self.area_v(&args[1], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
+                let b = self.area_v(&self.stack[base + 1], at)?;
                 Value::Int(board.between(a, b))
             }
             Prim::Distance => {
-                let a = self.area_v(&args[0], at)?;
-                let b = self.area_v(&args[1], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
+                let b = self.area_v(&self.stack[base + 1], at)?;
                 Value::Int(i64::from(board.distance(a, b)))
             }
             Prim::Closer => {
-                let a = self.area_v(&args[0], at)?;
-                let t = self.team_v(&args[1], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 Value::Areas(board.closer(a, side(t)))
             }
             Prim::Behind => {
-                let s = self.areas_v(&args[0], at)?;
-                let t = self.team_v(&args[1], at)?;
+                let s = self.areas_v(&self.stack[base], at)?;
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 Value::Areas(board.behind(s, side(t)))
             }
             Prim::Reaching => {
-                let a = self.area_v(&args[0], at)?;
-                let t = self.team_v(&args[1], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 Value::Areas(board.reaching(a, side(t)))
             }
-            Prim::SameLevel => Value::Areas(board.same_level(self.area_v(&args[0], at)?)),
+            Prim::SameLevel => Value::Areas(board.same_level(self.area_v(&self.stack[base], at)?)),
             Prim::EntirelyInHalf | Prim::PartlyInHalf => {
-                let a = self.area_v(&args[0], at)?;
-                let t = self.team_v(&args[1], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 Value::Bool(if p == Prim::EntirelyInHalf {
                     board.entirely_in_half(a, side(t))
                 } else {
@@ -412,7 +427,7 @@ impl Match<'_> {
                 })
             }
             Prim::HalfAreas => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 let mut s = AreaSet::EMPTY;
                 for a in board
                     .all()
@@ -425,7 +440,7 @@ impl Match<'_> {
             }
             Prim::GoalLineAreas | Prim::OwnGoalLine => {
                 let t = if p == Prim::OwnGoalLine {
-                    Some(side(self.team_v(&args[0], at)?))
+                    Some(side(self.team_v(&self.stack[base], at)?))
                 } else {
                     None
                 };
@@ -438,8 +453,8 @@ impl Match<'_> {
                 Value::Areas(s)
             }
             Prim::Mark => {
-                let name = args[0].clone();
-                let t = self.team_v(&args[1], at)?;
+                let name = self.stack[base].clone();
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 let found = match name {
                     Value::Str(s) => rs.lookups.mark(s),
                     _ => None,
@@ -454,9 +469,9 @@ impl Match<'_> {
                 }
             }
             Prim::Number | Prim::HasNumber => {
-                let name = args[0].clone();
-                let a = self.area_v(&args[1], at)?;
-                let t = self.team_v(&args[2], at)?;
+                let name = self.stack[base].clone();
+                let a = self.area_v(&self.stack[base + 1], at)?;
+                let t = self.team_v(&self.stack[base + 2], at)?;
                 let key = match name {
                     Value::Str(s) => rs.symbol(s),
                     _ => "",
@@ -480,8 +495,8 @@ impl Match<'_> {
                 }
             }
             Prim::Zone => {
-                let a = self.area_v(&args[0], at)?;
-                let t = self.team_v(&args[1], at)?;
+                let a = self.area_v(&self.stack[base], at)?;
+                let t = self.team_v(&self.stack[base + 1], at)?;
                 let z = rs.lookups.zone(a, side(t));
                 match z.or_else(|| rs.sym(board.zone(a, side(t)))) {
                     Some(s) => Value::Str(s),
@@ -489,7 +504,7 @@ impl Match<'_> {
                 }
             }
             Prim::Only => {
-                let s = self.areas_v(&args[0], at)?;
+                let s = self.areas_v(&self.stack[base], at)?;
                 if s.len() != 1 {
                     return Err(self.error(
                         at,
@@ -498,7 +513,7 @@ impl Match<'_> {
                 }
                 Value::Area(s.iter().next().unwrap_or(0))
             }
-            Prim::Size => Value::Int(match args[0].clone() {
+            Prim::Size => Value::Int(match self.stack[base].clone() {
                 Value::Areas(s) => i64::from(s.len()),
                 Value::Area(_) => 1,
                 Value::Moves(m) => m.len() as i64,
@@ -506,18 +521,24 @@ impl Match<'_> {
                 Value::List(l) => l.len() as i64,
                 _ => 0,
             }),
-            Prim::Min => Value::Int(self.int_v(&args[0], at)?.min(self.int_v(&args[1], at)?)),
-            Prim::Max => Value::Int(self.int_v(&args[0], at)?.max(self.int_v(&args[1], at)?)),
-            Prim::Abs => Value::Int(self.int_v(&args[0], at)?.saturating_abs()),
+            Prim::Min => Value::Int(
+                self.int_v(&self.stack[base], at)?
+                    .min(self.int_v(&self.stack[base + 1], at)?),
+            ),
+            Prim::Max => Value::Int(
+                self.int_v(&self.stack[base], at)?
+                    .max(self.int_v(&self.stack[base + 1], at)?),
+            ),
+            Prim::Abs => Value::Int(self.int_v(&self.stack[base], at)?.saturating_abs()),
             Prim::Clamp => {
-                let v = self.int_v(&args[0], at)?;
-                let lo = self.int_v(&args[1], at)?;
-                let hi = self.int_v(&args[2], at)?;
+                let v = self.int_v(&self.stack[base], at)?;
+                let lo = self.int_v(&self.stack[base + 1], at)?;
+                let hi = self.int_v(&self.stack[base + 2], at)?;
                 Value::Int(v.max(lo).min(hi))
             }
-            Prim::Sum => Value::Int(self.dice_v(&args[0], at)?.sum()),
+            Prim::Sum => Value::Int(self.dice_v(&self.stack[base], at)?.sum()),
             Prim::Highest => Value::Int(
-                self.dice_v(&args[0], at)?
+                self.dice_v(&self.stack[base], at)?
                     .as_slice()
                     .iter()
                     .copied()
@@ -525,7 +546,7 @@ impl Match<'_> {
                     .map_or(0, i64::from),
             ),
             Prim::Lowest => Value::Int(
-                self.dice_v(&args[0], at)?
+                self.dice_v(&self.stack[base], at)?
                     .as_slice()
                     .iter()
                     .copied()
@@ -533,8 +554,8 @@ impl Match<'_> {
                     .map_or(0, i64::from),
             ),
             Prim::Die => {
-                let d = self.dice_v(&args[0], at)?;
-                let i = self.int_v(&args[1], at)?;
+                let d = self.dice_v(&self.stack[base], at)?;
+                let i = self.int_v(&self.stack[base + 1], at)?;
                 match usize::try_from(i - 1)
                     .ok()
                     .and_then(|i| d.as_slice().get(i))
@@ -544,14 +565,14 @@ impl Match<'_> {
                 }
             }
             Prim::IsDouble => {
-                let d = self.dice_v(&args[0], at)?;
+                let d = self.dice_v(&self.stack[base], at)?;
                 Value::Bool(d.as_slice().windows(2).all(|w| w[0] == w[1]))
             }
             Prim::Minute => Value::Int(self.st.clock.minute),
             Prim::Added => Value::Int(self.st.clock.added),
             Prim::SetClock => {
-                let m = self.int_v(&args[0], at)?;
-                let a = self.int_v(&args[1], at)?;
+                let m = self.int_v(&self.stack[base], at)?;
+                let a = self.int_v(&self.stack[base + 1], at)?;
                 let c = &self.st.clock;
                 if (m, a) < (c.minute, c.added) {
                     return Err(self.error(
@@ -562,25 +583,29 @@ impl Match<'_> {
                         ),
                     ));
                 }
-                self.emit_event(EventKind::Clock {
-                    to_minute: m,
-                    to_added: a,
-                });
+                if self.logging() {
+                    self.emit_event(EventKind::Clock {
+                        to_minute: m,
+                        to_added: a,
+                    });
+                }
                 self.st.clock.minute = m;
                 self.st.clock.added = a;
                 Value::None
             }
             Prim::Half => Value::Int(i64::from(self.st.clock.half)),
             Prim::Turn => Value::Int(i64::from(self.st.turn)),
-            Prim::Score => Value::Int(self.st.score[self.team_v(&args[0], at)? as usize]),
+            Prim::Score => Value::Int(self.st.score[self.team_v(&self.stack[base], at)? as usize]),
             Prim::Goal => {
-                let t = self.team_v(&args[0], at)?;
+                let t = self.team_v(&self.stack[base], at)?;
                 self.st.score[t as usize] += 1;
                 let score = self.st.score;
-                self.emit_event(EventKind::Goal {
-                    team: team_name(t).into(),
-                    score,
-                });
+                if self.logging() {
+                    self.emit_event(EventKind::Goal {
+                        team: team_name(t).into(),
+                        score,
+                    });
+                }
                 if self.stop_at.is_some() && self.stop_at == rs.sym("goal") {
                     self.stopped = true;
                     return Err(Halt::Stop);
@@ -614,12 +639,14 @@ impl Match<'_> {
         let i = self.field_piece_in(t, from, at)?;
         self.st.put(t, i, to);
         self.st.pieces[t as usize].moved |= 1 << i;
-        self.emit_event(EventKind::Move {
-            team: team_name(t).into(),
-            from: self.rs.board.name(from).into(),
-            to: self.rs.board.name(to).into(),
-            keeper: false,
-        });
+        if self.logging() {
+            self.emit_event(EventKind::Move {
+                team: team_name(t).into(),
+                from: self.rs.board.name(from).into(),
+                to: self.rs.board.name(to).into(),
+                keeper: false,
+            });
+        }
         Ok(())
     }
 
@@ -630,12 +657,14 @@ impl Match<'_> {
         }
         self.st.put(t, 0, to);
         self.st.pieces[t as usize].moved |= 1;
-        self.emit_event(EventKind::Move {
-            team: team_name(t).into(),
-            from: self.rs.board.name(from).into(),
-            to: self.rs.board.name(to).into(),
-            keeper: true,
-        });
+        if self.logging() {
+            self.emit_event(EventKind::Move {
+                team: team_name(t).into(),
+                from: self.rs.board.name(from).into(),
+                to: self.rs.board.name(to).into(),
+                keeper: true,
+            });
+        }
         Ok(())
     }
 }
