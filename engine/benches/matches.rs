@@ -82,5 +82,45 @@ fn matches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, matches);
+/// A 2024 match with every advanced rule on, stepped with random choices and dice to the
+/// first decision of turn 10 of the first half (in the middle of a turn, frames live).
+fn mid_turn_2024(rs: &Ruleset) -> fuba_engine::vm::Match<'_> {
+    use fuba_engine::dice::{DiceSource, Stream};
+    use fuba_engine::vm::{Match, Status};
+    let mut m = Match::new(rs, 3);
+    let mut dice = SeededDice::new(3);
+    let mut pick = Stream::new(3, 9);
+    loop {
+        match m.advance().unwrap_or_else(|e| panic!("{e}")) {
+            Status::Decision => {
+                if m.st.turn >= 10 {
+                    return m;
+                }
+                let n = m.decision().map_or(1, |d| d.options.len());
+                m.choose(pick.below(n as u32) as usize)
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+            Status::Chance => {
+                let c = m.chance().unwrap_or_else(|| panic!("no chance event"));
+                let d: Vec<u8> = (0..c.count)
+                    .map(|_| dice.roll(c.sides, "").unwrap_or(1))
+                    .collect();
+                m.roll(&d).unwrap_or_else(|e| panic!("{e}"));
+            }
+            Status::Boundary => {}
+            Status::End => panic!("the match ended before turn 10"),
+        }
+    }
+}
+
+/// Cloning a match in the middle of a turn (what a search does at every node).
+fn clone(c: &mut Criterion) {
+    let rs = edition_2024_advanced();
+    let m = mid_turn_2024(&rs);
+    c.bench_function("clone a 2024 match mid-turn (every advanced rule)", |b| {
+        b.iter(|| black_box(m.clone()))
+    });
+}
+
+criterion_group!(benches, matches, clone);
 criterion_main!(benches);

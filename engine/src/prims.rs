@@ -22,10 +22,12 @@ macro_rules! prims {
                 match self { $(Prim::$variant => $name,)* }
             }
             /// Parameter types.
+            #[inline]
             pub fn params(self) -> &'static [Ty] {
                 match self { $(Prim::$variant => &[$(Ty::$arg),*],)* }
             }
             /// Result type.
+            #[inline]
             pub fn ret(self) -> Ty {
                 match self { $(Prim::$variant => Ty::$ret,)* }
             }
@@ -35,6 +37,7 @@ macro_rules! prims {
             }
             /// Whether it changes the match (or ends the turn or half): the primitives with
             /// no value. The others only read the state.
+            #[inline]
             pub fn has_effect(self) -> bool {
                 self.ret() == Ty::None
             }

@@ -121,6 +121,18 @@ pub enum Ins {
     Emit(u32),
     /// Return the top of the stack from the frame.
     Ret,
+    /// Superinstruction: push two locals (skips one).
+    Local2(u16, u16),
+    /// Superinstruction: pop `x`, push `x op local` (skips one).
+    BinL(Op, u16),
+    /// Superinstruction: push `local op local` (skips two).
+    BinLL(Op, u16, u16),
+    /// Superinstruction: jump unless the local is `true` (skips one).
+    LocalJumpIfFalse(u16, u32),
+    /// Superinstruction: pop into a local, push a local (skips one).
+    StoreLocal(u16, u16),
+    /// Superinstruction: pop two operands, jump unless `x op y` is `true` (skips one).
+    BinJumpIfFalse(Op, u32),
     /// End a `prefer` score: hand the top of the stack to the host.
     EndScore,
 }

@@ -16,6 +16,18 @@ use crate::log::{EventKind, ModRowLog, team_name, value_json};
 use crate::ruleset::Domain;
 use crate::value::{MoveSet, Team, Value};
 
+/// What the loop does after a seldom instruction.
+enum Next {
+    /// Go on with the next instruction.
+    Go,
+    /// Jump.
+    Jump(u32),
+    /// The match waits.
+    Suspend,
+    /// A frame was entered: its first instruction is next.
+    Enter,
+}
+
 /// How a run ended.
 pub(crate) enum Exit {
     /// The code entered from the host returned this value.
@@ -93,77 +105,9 @@ impl Match<'_> {
                     let v = self.pop();
                     self.stack[base + s as usize] = v;
                 }
-                Ins::StoreAdd(s) | Ins::StoreSub(s) => {
-                    let v = as_int(&self.pop());
-                    let cur = &mut self.stack[base + s as usize];
-                    let c = as_int(cur);
-                    *cur = Value::Int(if matches!(ins, Ins::StoreAdd(_)) {
-                        c.saturating_add(v)
-                    } else {
-                        c.saturating_sub(v)
-                    });
-                }
-                Ins::MovesInto(s) => {
-                    let y = self.pop();
-                    let x = self.pop();
-                    // Release the local's reference so the union changes the set in place.
-                    drop(std::mem::take(&mut self.stack[base + s as usize]));
-                    self.stack[base + s as usize] = moves_union(x, y);
-                }
-                Ins::AddMoves(s) => {
-                    let to = self.pop_areas(at)?;
-                    let from = match self.pop() {
-                        Value::Area(a) => a,
-                        other => {
-                            return Err(
-                                self.error(at, format!("expected an area, found {other:?}"))
-                            );
-                        }
-                    };
-                    let t = self.pop_team(at)?;
-                    let dests = if self.st.pieces[t as usize].field_areas(true).has(from) {
-                        to.minus(AreaSet::one(from))
-                    } else {
-                        AreaSet::EMPTY
-                    };
-                    match &mut self.stack[base + s as usize] {
-                        Value::Moves(ms) => {
-                            let ms = Arc::make_mut(ms);
-                            ms.field[from as usize] = ms.field[from as usize].union(dests);
-                        }
-                        slot => {
-                            let mut ms = MoveSet::default();
-                            ms.field[from as usize] = dests;
-                            *slot = Value::Moves(Arc::new(ms));
-                        }
-                    }
-                }
-                Ins::LetPair(a, b) => match self.pop() {
-                    Value::Move(m) => {
-                        self.stack[base + a as usize] = Value::Area(m.from);
-                        self.stack[base + b as usize] = Value::Area(m.to);
-                    }
-                    _ => return Err(self.error(at, "`let (a, b)` needs a move")),
-                },
                 Ins::Var(scope, i) => {
                     let v = self.var(scope, i, 0).clone();
                     self.stack.push(v);
-                }
-                Ins::TeamVar(scope, i) => {
-                    let t = self.pop_team(at)?;
-                    let v = self.var(scope, i, t).clone();
-                    self.stack.push(v);
-                }
-                Ins::SetVar(scope, i, op, has_team) => {
-                    let v = self.pop();
-                    let t = if has_team { self.pop_team(at)? } else { 0 };
-                    let slot = self.var(scope, i, t);
-                    *slot = match op {
-                        AssignOp::Assign => v,
-                        AssignOp::Add => Value::Int(as_int(slot).saturating_add(as_int(&v))),
-                        AssignOp::Sub => Value::Int(as_int(slot).saturating_sub(as_int(&v))),
-                    };
-                    self.touch();
                 }
                 Ins::Prim(p) => {
                     self.pc = pc;
@@ -181,61 +125,13 @@ impl Match<'_> {
                     pc = self.pc;
                     base = self.frames.last().map_or(0, |f| f.base as usize);
                 }
-                Ins::Table(t) => {
-                    self.tick(at)?;
-                    self.table(t, pc, at)?;
-                    pc = self.pc;
-                    base = self.frames.last().map_or(0, |f| f.base as usize);
-                }
-                Ins::ListIndex => {
-                    let i = self.pop_int(at)?;
-                    match self.pop() {
-                        Value::List(items) => {
-                            match usize::try_from(i).ok().and_then(|i| items.get(i)) {
-                                Some(x) => self.stack.push(Value::Int(*x)),
-                                None => {
-                                    return Err(self.error(
-                                        at,
-                                        format!("index {i} is outside the list of {}", items.len()),
-                                    ));
-                                }
-                            }
-                        }
-                        other => {
-                            return Err(self.error(at, format!("expected a list, found {other:?}")));
-                        }
-                    }
-                }
-                Ins::MoveEnd(from) => match self.pop() {
-                    Value::Move(m) => {
-                        self.stack
-                            .push(Value::Area(if from { m.from } else { m.to }))
-                    }
-                    other => {
-                        return Err(self.error(at, format!("expected a move, found {other:?}")));
-                    }
-                },
-                Ins::MoveKeeper => match self.pop() {
-                    Value::Move(m) => self.stack.push(Value::Bool(m.keeper)),
-                    other => {
-                        return Err(self.error(at, format!("expected a move, found {other:?}")));
-                    }
-                },
-                Ins::Not => {
-                    let v = as_bool(&self.pop());
-                    self.stack.push(Value::Bool(!v));
-                }
-                Ins::Neg => {
-                    let v = self.pop_int(at)?;
-                    match v.checked_neg() {
-                        Some(n) => self.stack.push(Value::Int(n)),
-                        None => return Err(self.error(at, "integer overflow")),
-                    }
-                }
                 Ins::Bin(op) => {
                     let y = self.pop();
                     let x = self.pop();
-                    let r = self.binop(op, x, y, at)?;
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at)?,
+                    };
                     self.stack.push(r);
                 }
                 Ins::ToBool => {
@@ -267,172 +163,10 @@ impl Match<'_> {
                 Ins::Pop => {
                     self.stack.pop();
                 }
-                Ins::AreaList(n) => {
-                    let mut s = AreaSet::EMPTY;
-                    for _ in 0..n {
-                        s = s.union(self.pop_areas(at)?);
-                    }
-                    self.stack.push(Value::Areas(s));
-                }
-                Ins::IntList(n) => {
-                    let from = self.stack.len() - n as usize;
-                    let mut v = Vec::with_capacity(n as usize);
-                    for x in &self.stack[from..] {
-                        match x {
-                            Value::Int(i) => v.push(*i),
-                            other => {
-                                return Err(
-                                    self.error(at, format!("expected an integer, found {other:?}"))
-                                );
-                            }
-                        }
-                    }
-                    self.stack.truncate(from);
-                    self.stack.push(Value::List(v.into()));
-                }
-                Ins::MatchArm(s, g, t) => {
-                    let v = &self.stack[base + s as usize];
-                    let hit = prog.pats[g as usize].iter().any(|p| match p {
-                        Pat::Any => true,
-                        Pat::Range(lo, hi) => matches!(v, Value::Int(i) if lo <= i && i <= hi),
-                        Pat::Value(x) => x == v,
-                    });
-                    if !hit {
-                        pc = t;
-                    }
-                }
-                Ins::NoArm(s) => {
-                    let v = value_json(self.rs, &self.stack[base + s as usize]);
-                    return Err(self.error(at, format!("no arm of `match` fits the value {v}")));
-                }
-                Ins::ChooseFrom(site) => {
-                    self.pc = pc;
-                    if self.choose_from(site, at)? {
-                        return Ok(Exit::Suspended);
-                    }
-                }
-                Ins::ChooseArms(site) => {
-                    self.pc = pc;
-                    if self.choose_arms(site, at)? {
-                        return Ok(Exit::Suspended);
-                    }
-                }
-                Ins::ArmJump(j) => {
-                    let i = as_int(&self.pop()) as usize;
-                    pc = prog.jumps[j as usize][i];
-                }
-                Ins::Roll(site) => {
-                    let r = &prog.rolls[site as usize];
-                    let team = if r.by { Some(self.pop_team(at)?) } else { None };
-                    if self.scoring {
-                        return Err(self.error(at, "a `prefer` score may not roll dice"));
-                    }
-                    self.pc = pc;
-                    self.wait = Wait::Chance { site, team, at };
-                    return Ok(Exit::Suspended);
-                }
-                Ins::ModStart(h) => {
-                    self.stack[base + h as usize] = Value::Int(0);
-                    self.stack[base + h as usize + 1] = Value::Int(self.mod_rows.len() as i64);
-                }
-                Ins::ModRow(label, h, applied) => {
-                    let v = if applied { self.pop_int(at)? } else { 0 };
-                    let total = as_int(&self.stack[base + h as usize]);
-                    match total.checked_add(v) {
-                        Some(t) => self.stack[base + h as usize] = Value::Int(t),
-                        None => return Err(self.error(at, "integer overflow")),
-                    }
-                    if self.logging() {
-                        self.mod_rows.push(ModRowLog {
-                            label: self.rs.symbol(label).to_string(),
-                            applied,
-                            value: v,
-                        });
-                    }
-                }
-                Ins::ModEnd(name, h) => {
-                    let total = as_int(&self.stack[base + h as usize]);
-                    let mark = as_int(&self.stack[base + h as usize + 1]) as usize;
-                    if self.logging() {
-                        let rows = self.mod_rows.split_off(mark.min(self.mod_rows.len()));
-                        self.emit_event(EventKind::Modifiers {
-                            name: self.rs.symbol(name).to_string(),
-                            rows,
-                            total,
-                        });
-                    }
-                    self.stack.push(Value::Int(total));
-                }
-                Ins::IterStart(h) => {
-                    let coll = self.pop();
-                    let h = base + h as usize;
-                    self.stack[h] = coll;
-                    self.stack[h + 1] = Value::Int(0);
-                    self.stack[h + 2] = Value::Int(self.stack.len() as i64);
-                }
                 Ins::IterNext(h, s, t) => match self.next_item(base + h as usize) {
                     Some(item) => self.stack[base + s as usize] = item,
                     None => pc = t,
                 },
-                Ins::RepeatStart(h) => {
-                    let count = as_int(&self.pop());
-                    if count > self.limits.max_repeat {
-                        return Err(self.error(
-                            at,
-                            format!(
-                                "`repeat {count}` is over the limit of {}",
-                                self.limits.max_repeat
-                            ),
-                        ));
-                    }
-                    let h = base + h as usize;
-                    self.stack[h] = Value::Int(count.max(0));
-                    self.stack[h + 1] = Value::Int(self.stack.len() as i64);
-                }
-                Ins::RepeatNext(h, t) => {
-                    let slot = &mut self.stack[base + h as usize];
-                    let left = as_int(slot);
-                    if left <= 0 {
-                        pc = t;
-                    } else {
-                        *slot = Value::Int(left - 1);
-                    }
-                }
-                Ins::Break(sp, t) => {
-                    let sp = as_int(&self.stack[base + sp as usize]) as usize;
-                    self.stack.truncate(sp);
-                    pc = t;
-                }
-                Ins::Incr(s) => {
-                    let slot = &mut self.stack[base + s as usize];
-                    *slot = Value::Int(as_int(slot) + 1);
-                }
-                Ins::TrigFired(ti) => {
-                    if self.counting {
-                        self.counters.triggers[ti as usize] += 1;
-                    }
-                }
-                Ins::TrigDone(ti, acc) => {
-                    let v = as_int(&self.pop());
-                    let slot = &mut self.stack[base + acc as usize];
-                    *slot = Value::Int(as_int(slot).saturating_add(v));
-                    if self.logging() {
-                        let rs = self.rs;
-                        let trig = &rs.triggers[ti as usize];
-                        self.emit_event_by(
-                            Some(trig.unit),
-                            EventKind::Trigger {
-                                trigger: trig.name.clone(),
-                                hook: rs.hooks[trig.hook as usize].name.clone(),
-                                value: v,
-                            },
-                        );
-                    }
-                }
-                Ins::Emit(site) => {
-                    self.pc = pc;
-                    self.emit_site(site, at)?;
-                }
                 Ins::Ret => {
                     let v = self.pop();
                     if let Some(v) = self.leave(v) {
@@ -441,13 +175,376 @@ impl Match<'_> {
                     pc = self.pc;
                     base = self.frames.last().map_or(0, |f| f.base as usize);
                 }
+                Ins::Local2(a, b) => {
+                    let x = self.stack[base + a as usize].clone();
+                    let y = self.stack[base + b as usize].clone();
+                    self.stack.push(x);
+                    self.stack.push(y);
+                    pc += 1;
+                }
+                Ins::BinL(op, a) => {
+                    let x = self.pop();
+                    let r = match fast_bin(op, &x, &self.stack[base + a as usize]) {
+                        Some(r) => r,
+                        None => {
+                            let y = self.stack[base + a as usize].clone();
+                            self.binop(op, x, y, at)?
+                        }
+                    };
+                    self.stack.push(r);
+                    pc += 1;
+                }
+                Ins::BinLL(op, a, b) => {
+                    let (x, y) = (
+                        &self.stack[base + a as usize],
+                        &self.stack[base + b as usize],
+                    );
+                    let r = match fast_bin(op, x, y) {
+                        Some(r) => r,
+                        None => {
+                            let (x, y) = (x.clone(), y.clone());
+                            self.binop(op, x, y, at)?
+                        }
+                    };
+                    self.stack.push(r);
+                    pc += 2;
+                }
+                Ins::LocalJumpIfFalse(a, t) => {
+                    if as_bool(&self.stack[base + a as usize]) {
+                        pc += 1;
+                    } else {
+                        if t < at {
+                            self.tick(at)?;
+                        }
+                        pc = t;
+                    }
+                }
+                Ins::StoreLocal(a, b) => {
+                    let v = self.pop();
+                    self.stack[base + a as usize] = v;
+                    let v = self.stack[base + b as usize].clone();
+                    self.stack.push(v);
+                    pc += 1;
+                }
+                Ins::BinJumpIfFalse(op, t) => {
+                    let y = self.pop();
+                    let x = self.pop();
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at)?,
+                    };
+                    if as_bool(&r) {
+                        pc += 1;
+                    } else {
+                        if t < at {
+                            self.tick(at)?;
+                        }
+                        pc = t;
+                    }
+                }
+
                 Ins::EndScore => {
                     let v = self.pop();
                     self.frames.pop();
                     return Ok(Exit::Returned(v));
                 }
+                _ => match self.rare(ins, at, pc, base)? {
+                    Next::Go => {}
+                    Next::Jump(t) => pc = t,
+                    Next::Suspend => return Ok(Exit::Suspended),
+                    Next::Enter => {
+                        pc = self.pc;
+                        base = self.frames.last().map_or(0, |f| f.base as usize);
+                    }
+                },
             }
         }
+    }
+
+    /// The instructions that run seldom, apart so the loop over the frequent ones stays
+    /// small.
+    #[inline(never)]
+    fn rare(&mut self, ins: Ins, at: u32, pc: u32, base: usize) -> Result<Next, Halt> {
+        let prog = self.prog;
+        match ins {
+            Ins::StoreAdd(s) | Ins::StoreSub(s) => {
+                let v = as_int(&self.pop());
+                let cur = &mut self.stack[base + s as usize];
+                let c = as_int(cur);
+                *cur = Value::Int(if matches!(ins, Ins::StoreAdd(_)) {
+                    c.saturating_add(v)
+                } else {
+                    c.saturating_sub(v)
+                });
+            }
+            Ins::MovesInto(s) => {
+                let y = self.pop();
+                let x = self.pop();
+                // Release the local's reference so the union changes the set in place.
+                drop(std::mem::take(&mut self.stack[base + s as usize]));
+                self.stack[base + s as usize] = moves_union(x, y);
+            }
+            Ins::AddMoves(s) => {
+                let to = self.pop_areas(at)?;
+                let from = match self.pop() {
+                    Value::Area(a) => a,
+                    other => {
+                        return Err(self.error(at, format!("expected an area, found {other:?}")));
+                    }
+                };
+                let t = self.pop_team(at)?;
+                let dests = if self.st.pieces[t as usize].field_areas(true).has(from) {
+                    to.minus(AreaSet::one(from))
+                } else {
+                    AreaSet::EMPTY
+                };
+                match &mut self.stack[base + s as usize] {
+                    Value::Moves(ms) => {
+                        let ms = Arc::make_mut(ms);
+                        ms.field[from as usize] = ms.field[from as usize].union(dests);
+                    }
+                    slot => {
+                        let mut ms = MoveSet::default();
+                        ms.field[from as usize] = dests;
+                        *slot = Value::Moves(Arc::new(ms));
+                    }
+                }
+            }
+            Ins::LetPair(a, b) => match self.pop() {
+                Value::Move(m) => {
+                    self.stack[base + a as usize] = Value::Area(m.from);
+                    self.stack[base + b as usize] = Value::Area(m.to);
+                }
+                _ => return Err(self.error(at, "`let (a, b)` needs a move")),
+            },
+            Ins::TeamVar(scope, i) => {
+                let t = self.pop_team(at)?;
+                let v = self.var(scope, i, t).clone();
+                self.stack.push(v);
+            }
+            Ins::SetVar(scope, i, op, has_team) => {
+                let v = self.pop();
+                let t = if has_team { self.pop_team(at)? } else { 0 };
+                let slot = self.var(scope, i, t);
+                *slot = match op {
+                    AssignOp::Assign => v,
+                    AssignOp::Add => Value::Int(as_int(slot).saturating_add(as_int(&v))),
+                    AssignOp::Sub => Value::Int(as_int(slot).saturating_sub(as_int(&v))),
+                };
+                self.touch();
+            }
+            Ins::Table(t) => {
+                self.tick(at)?;
+                self.table(t, pc, at)?;
+                return Ok(Next::Enter);
+            }
+            Ins::ListIndex => {
+                let i = self.pop_int(at)?;
+                match self.pop() {
+                    Value::List(items) => {
+                        match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                            Some(x) => self.stack.push(Value::Int(*x)),
+                            None => {
+                                return Err(self.error(
+                                    at,
+                                    format!("index {i} is outside the list of {}", items.len()),
+                                ));
+                            }
+                        }
+                    }
+                    other => {
+                        return Err(self.error(at, format!("expected a list, found {other:?}")));
+                    }
+                }
+            }
+            Ins::MoveEnd(from) => match self.pop() {
+                Value::Move(m) => self
+                    .stack
+                    .push(Value::Area(if from { m.from } else { m.to })),
+                other => {
+                    return Err(self.error(at, format!("expected a move, found {other:?}")));
+                }
+            },
+            Ins::MoveKeeper => match self.pop() {
+                Value::Move(m) => self.stack.push(Value::Bool(m.keeper)),
+                other => {
+                    return Err(self.error(at, format!("expected a move, found {other:?}")));
+                }
+            },
+            Ins::Not => {
+                let v = as_bool(&self.pop());
+                self.stack.push(Value::Bool(!v));
+            }
+            Ins::Neg => {
+                let v = self.pop_int(at)?;
+                match v.checked_neg() {
+                    Some(n) => self.stack.push(Value::Int(n)),
+                    None => return Err(self.error(at, "integer overflow")),
+                }
+            }
+            Ins::AreaList(n) => {
+                let mut s = AreaSet::EMPTY;
+                for _ in 0..n {
+                    s = s.union(self.pop_areas(at)?);
+                }
+                self.stack.push(Value::Areas(s));
+            }
+            Ins::IntList(n) => {
+                let from = self.stack.len() - n as usize;
+                let mut v = Vec::with_capacity(n as usize);
+                for x in &self.stack[from..] {
+                    match x {
+                        Value::Int(i) => v.push(*i),
+                        other => {
+                            return Err(
+                                self.error(at, format!("expected an integer, found {other:?}"))
+                            );
+                        }
+                    }
+                }
+                self.stack.truncate(from);
+                self.stack.push(Value::List(v.into()));
+            }
+            Ins::MatchArm(s, g, t) => {
+                let v = &self.stack[base + s as usize];
+                let hit = prog.pats[g as usize].iter().any(|p| match p {
+                    Pat::Any => true,
+                    Pat::Range(lo, hi) => matches!(v, Value::Int(i) if lo <= i && i <= hi),
+                    Pat::Value(x) => x == v,
+                });
+                if !hit {
+                    return Ok(Next::Jump(t));
+                }
+            }
+            Ins::NoArm(s) => {
+                let v = value_json(self.rs, &self.stack[base + s as usize]);
+                return Err(self.error(at, format!("no arm of `match` fits the value {v}")));
+            }
+            Ins::ChooseFrom(site) => {
+                self.pc = pc;
+                if self.choose_from(site, at)? {
+                    return Ok(Next::Suspend);
+                }
+            }
+            Ins::ChooseArms(site) => {
+                self.pc = pc;
+                if self.choose_arms(site, at)? {
+                    return Ok(Next::Suspend);
+                }
+            }
+            Ins::ArmJump(j) => {
+                let i = as_int(&self.pop()) as usize;
+                return Ok(Next::Jump(prog.jumps[j as usize][i]));
+            }
+            Ins::Roll(site) => {
+                let r = &prog.rolls[site as usize];
+                let team = if r.by { Some(self.pop_team(at)?) } else { None };
+                if self.scoring {
+                    return Err(self.error(at, "a `prefer` score may not roll dice"));
+                }
+                self.pc = pc;
+                self.wait = Wait::Chance { site, team, at };
+                return Ok(Next::Suspend);
+            }
+            Ins::ModStart(h) => {
+                self.stack[base + h as usize] = Value::Int(0);
+                self.stack[base + h as usize + 1] = Value::Int(self.mod_rows.len() as i64);
+            }
+            Ins::ModRow(label, h, applied) => {
+                let v = if applied { self.pop_int(at)? } else { 0 };
+                let total = as_int(&self.stack[base + h as usize]);
+                match total.checked_add(v) {
+                    Some(t) => self.stack[base + h as usize] = Value::Int(t),
+                    None => return Err(self.error(at, "integer overflow")),
+                }
+                if self.logging() {
+                    self.mod_rows.push(ModRowLog {
+                        label: self.rs.symbol(label).to_string(),
+                        applied,
+                        value: v,
+                    });
+                }
+            }
+            Ins::ModEnd(name, h) => {
+                let total = as_int(&self.stack[base + h as usize]);
+                let mark = as_int(&self.stack[base + h as usize + 1]) as usize;
+                if self.logging() {
+                    let rows = self.mod_rows.split_off(mark.min(self.mod_rows.len()));
+                    self.emit_event(EventKind::Modifiers {
+                        name: self.rs.symbol(name).to_string(),
+                        rows,
+                        total,
+                    });
+                }
+                self.stack.push(Value::Int(total));
+            }
+            Ins::IterStart(h) => {
+                let coll = self.pop();
+                let h = base + h as usize;
+                self.stack[h] = coll;
+                self.stack[h + 1] = Value::Int(0);
+                self.stack[h + 2] = Value::Int(self.stack.len() as i64);
+            }
+            Ins::RepeatStart(h) => {
+                let count = as_int(&self.pop());
+                if count > self.limits.max_repeat {
+                    return Err(self.error(
+                        at,
+                        format!(
+                            "`repeat {count}` is over the limit of {}",
+                            self.limits.max_repeat
+                        ),
+                    ));
+                }
+                let h = base + h as usize;
+                self.stack[h] = Value::Int(count.max(0));
+                self.stack[h + 1] = Value::Int(self.stack.len() as i64);
+            }
+            Ins::RepeatNext(h, t) => {
+                let slot = &mut self.stack[base + h as usize];
+                let left = as_int(slot);
+                if left <= 0 {
+                    return Ok(Next::Jump(t));
+                } else {
+                    *slot = Value::Int(left - 1);
+                }
+            }
+            Ins::Break(sp, t) => {
+                let sp = as_int(&self.stack[base + sp as usize]) as usize;
+                self.stack.truncate(sp);
+                return Ok(Next::Jump(t));
+            }
+            Ins::Incr(s) => {
+                let slot = &mut self.stack[base + s as usize];
+                *slot = Value::Int(as_int(slot) + 1);
+            }
+            Ins::TrigFired(ti) if self.counting => {
+                self.counters.triggers[ti as usize] += 1;
+            }
+            Ins::TrigDone(ti, acc) => {
+                let v = as_int(&self.pop());
+                let slot = &mut self.stack[base + acc as usize];
+                *slot = Value::Int(as_int(slot).saturating_add(v));
+                if self.logging() {
+                    let rs = self.rs;
+                    let trig = &rs.triggers[ti as usize];
+                    self.emit_event_by(
+                        Some(trig.unit),
+                        EventKind::Trigger {
+                            trigger: trig.name.clone(),
+                            hook: rs.hooks[trig.hook as usize].name.clone(),
+                            value: v,
+                        },
+                    );
+                }
+            }
+            Ins::Emit(site) => {
+                self.pc = pc;
+                self.emit_site(site, at)?;
+            }
+            _ => {}
+        }
+        Ok(Next::Go)
     }
 
     /// Counts one operation (a call, a table row, a round of a loop) against the stage's
@@ -788,6 +885,51 @@ impl Match<'_> {
             }
         })
     }
+}
+
+/// A binary operation on plain operands without copying them: integers, flags, teams,
+/// areas and area sets (`None`: use [`Match::binop`]).
+#[inline(always)]
+fn fast_bin(op: Op, x: &Value, y: &Value) -> Option<Value> {
+    Some(match (x, y) {
+        (Value::Int(a), Value::Int(b)) => match op {
+            Op::Add => Value::Int(a.checked_add(*b)?),
+            Op::Sub => Value::Int(a.checked_sub(*b)?),
+            Op::Mul => Value::Int(a.checked_mul(*b)?),
+            Op::Eq => Value::Bool(a == b),
+            Op::Ne => Value::Bool(a != b),
+            Op::Lt => Value::Bool(a < b),
+            Op::Le => Value::Bool(a <= b),
+            Op::Gt => Value::Bool(a > b),
+            Op::Ge => Value::Bool(a >= b),
+            _ => return None,
+        },
+        (Value::Areas(a), Value::Areas(b)) => match op {
+            Op::Union => Value::Areas(a.union(*b)),
+            Op::Inter => Value::Areas(a.inter(*b)),
+            Op::Diff => Value::Areas(a.minus(*b)),
+            Op::Eq => Value::Bool(a == b),
+            Op::Ne => Value::Bool(a != b),
+            _ => return None,
+        },
+        (Value::Area(a), Value::Areas(b)) if op == Op::InAreas => Value::Bool(b.has(*a)),
+        (Value::Area(a), Value::Area(b)) => match op {
+            Op::Eq => Value::Bool(a == b),
+            Op::Ne => Value::Bool(a != b),
+            _ => return None,
+        },
+        (Value::Team(a), Value::Team(b)) => match op {
+            Op::Eq => Value::Bool(a == b),
+            Op::Ne => Value::Bool(a != b),
+            _ => return None,
+        },
+        (Value::Str(a), Value::Str(b)) => match op {
+            Op::Eq => Value::Bool(a == b),
+            Op::Ne => Value::Bool(a != b),
+            _ => return None,
+        },
+        _ => return None,
+    })
 }
 
 /// The union of two move sets, in place when no one else holds the left one.

@@ -7,7 +7,7 @@ use crate::ir::{Block, Node, NodeKind, Stmt};
 use crate::ruleset::Ruleset;
 
 /// Largest body (in IR nodes, inlined callees included) that is inlined.
-pub const INLINE_NODES: usize = 40;
+pub const INLINE_NODES: usize = 24;
 
 /// For each procedure, whether its calls are inlined.
 pub fn plan(rs: &Ruleset) -> Vec<bool> {

@@ -112,6 +112,7 @@ pub fn compile(rs: &Ruleset) -> Program {
     for (h, hook) in rs.hooks.iter().enumerate() {
         l.hook(h, hook);
     }
+    super::fuse::fuse(&mut l.p);
     l.p
 }
 

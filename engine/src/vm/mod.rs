@@ -13,6 +13,7 @@
 
 pub mod code;
 mod exec;
+mod fuse;
 mod inline;
 pub mod lower;
 mod machine;
