@@ -109,6 +109,13 @@ fn a_runaway_stage_hits_the_operation_budget() {
     assert!(err.message.contains("operation budget"), "{err}");
     assert_eq!(err.rule, "procedures.dice_rolling", "{err}");
     assert!(err.place.starts_with("runaway.toml:"), "{err}");
+    assert_eq!(err.kind, fuba_engine::vm::ErrorKind::Limit, "{err}");
+    assert_eq!(
+        err.chain.last().map(String::as_str),
+        Some("procedures.dice_rolling"),
+        "the call chain ends in the rule that ran away: {:?}",
+        err.chain
+    );
     insta::assert_snapshot!(err.to_string());
 }
 

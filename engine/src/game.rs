@@ -8,7 +8,7 @@ use crate::dice::DiceSource;
 use crate::log::{Event, LOG_VERSION, LogHeader};
 use crate::ruleset::Ruleset;
 use crate::state::{Clock, MatchState};
-use crate::vm::{Match, RunError, Status};
+use crate::vm::{ErrorKind, Match, RunError, Status};
 
 /// How a match ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,9 +126,8 @@ impl<'a> Game<'a> {
                 Status::Boundary => {
                     if let Err(msg) = observe(&self.m.st, self.m.rs) {
                         return Err(RunError {
-                            message: msg,
                             rule: "observer".into(),
-                            place: String::new(),
+                            ..RunError::host(ErrorKind::Host, msg)
                         });
                     }
                 }
@@ -184,10 +183,9 @@ impl<'a> Game<'a> {
     }
 
     fn outcome(&self) -> Result<Outcome, RunError> {
-        self.m.outcome().cloned().ok_or_else(|| RunError {
-            message: "the match did not end".into(),
-            rule: "match".into(),
-            place: String::new(),
-        })
+        self.m
+            .outcome()
+            .cloned()
+            .ok_or_else(|| RunError::host(ErrorKind::Host, "the match did not end"))
     }
 }

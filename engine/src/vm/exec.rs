@@ -8,7 +8,7 @@ use fuba_grammar::ast::AssignOp;
 
 use super::code::Ins;
 use super::machine::{Match, Wait};
-use super::{Halt, as_bool, as_int};
+use super::{ErrorKind, Halt, as_bool, as_int};
 use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet};
 use crate::ir::{Op, Pat, Scope};
@@ -488,13 +488,15 @@ impl Match<'_> {
             Ins::RepeatStart(h) => {
                 let count = as_int(&self.pop());
                 if count > self.limits.max_repeat {
-                    return Err(self.error(
-                        at,
-                        format!(
-                            "`repeat {count}` is over the limit of {}",
-                            self.limits.max_repeat
-                        ),
-                    ));
+                    return Err(self
+                        .error(
+                            at,
+                            format!(
+                                "`repeat {count}` is over the limit of {}",
+                                self.limits.max_repeat
+                            ),
+                        )
+                        .of_kind(ErrorKind::Limit));
                 }
                 let h = base + h as usize;
                 self.stack[h] = Value::Int(count.max(0));
@@ -569,6 +571,7 @@ impl Match<'_> {
                 self.limits.ops_per_stage
             ),
         )
+        .of_kind(ErrorKind::Limit)
     }
 
     /// The next item of an iteration whose state is in the locals from `h`.

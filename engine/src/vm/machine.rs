@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::code::{Program, UnitKind};
 use super::schedule::{Phase, Schedule};
-use super::{Counters, Halt, Limits, RunError};
+use super::{Counters, ErrorKind, Halt, Limits, RunError};
 use crate::agent::Opt;
 use crate::game::Outcome;
 use crate::ir::Loc;
@@ -241,9 +241,16 @@ impl<'a> Match<'a> {
             .get(loc.unit as usize)
             .map_or_else(|| self.current_rule(), |u| u.rule.clone());
         Halt::Error(Box::new(RunError {
+            kind: ErrorKind::Rule,
             message: message.into(),
             rule,
             place: self.rs.place(loc.start),
+            chain: self
+                .rules
+                .iter()
+                .filter_map(|u| self.rs.units.get(*u as usize))
+                .map(|u| u.rule.clone())
+                .collect(),
         }))
     }
 
@@ -375,6 +382,7 @@ impl<'a> Match<'a> {
                 chain.join(" -> ")
             ),
         )
+        .of_kind(ErrorKind::Limit)
     }
 
     /// Leaves the innermost frame with its value; returns whether it was entered from the

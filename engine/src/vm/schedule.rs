@@ -11,7 +11,7 @@ use fuba_grammar::ast::Keep;
 
 use super::exec::Exit;
 use super::machine::{Frame, Match, Wait};
-use super::{Halt, RunError};
+use super::{ErrorKind, Halt, RunError};
 use crate::agent::{Decision, Opt};
 use crate::game::{Ending, Outcome};
 use crate::log::{EventKind, team_name};
@@ -165,11 +165,7 @@ impl<'a> Match<'a> {
             }
             self.step_phase().map_err(|h| match h {
                 Halt::Error(e) => *e,
-                _ => RunError {
-                    message: "the match's course stopped unexpectedly".into(),
-                    rule: "match".into(),
-                    place: String::new(),
-                },
+                _ => RunError::host(ErrorKind::Rule, "the match's course stopped unexpectedly"),
             })?;
         }
     }
@@ -441,13 +437,9 @@ impl<'a> Match<'a> {
             Wait::Decision { at, .. } | Wait::Chance { at, .. } => at,
             Wait::Run => self.pc,
         };
-        match self.error(at, message) {
+        match self.error(at, message).of_kind(ErrorKind::Input) {
             Halt::Error(e) => self.fail_with(*e),
-            _ => self.fail_with(RunError {
-                message: "an error with no place".into(),
-                rule: "match".into(),
-                place: String::new(),
-            }),
+            _ => self.fail_with(RunError::host(ErrorKind::Input, "an error with no place")),
         }
     }
 
