@@ -1,4 +1,4 @@
-//! Remembering the values of pure procedures (the interpreter's memo, see
+//! Remembering the values of pure procedures (the machine's memo, see
 //! `fuba_engine::purity`) is only a speed-up: with it on or off, every edition plays the
 //! same seeded matches event for event, and every coverage counter (procedures called,
 //! table rows, triggers, events) comes out the same.

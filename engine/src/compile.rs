@@ -1,6 +1,6 @@
 //! Checking and compiling effect-language code: names are resolved (locals, constants,
 //! state variables, areas, procedures, tables, hooks, primitives), types are checked,
-//! and the AST becomes the [`ir`](crate::ir) the interpreter runs.
+//! and the AST becomes the [`ir`](crate::ir), which [`crate::vm::lower`] compiles for the machine.
 //!
 //! Procedures are compiled on first use, so a procedure that reaches itself (directly or
 //! through others) is found and refused: the language has no recursion.

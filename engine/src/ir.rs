@@ -1,6 +1,6 @@
 //! The compiled form of effect-language code: names resolved to slots and indices,
 //! operators to typed operations, primitives to [`Prim`]. Built by [`crate::compile`],
-//! run by [`crate::interp`].
+//! lowered by [`crate::vm::lower`] into the machine's code.
 
 use crate::prims::Prim;
 use crate::value::{Sym, Value};

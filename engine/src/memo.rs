@@ -1,5 +1,5 @@
 //! Values of pure procedures (see [`crate::purity`]) remembered while the match state does
-//! not change. The interpreter bumps a state version on every change; the memo drops its
+//! not change. The machine ([`crate::vm`]) bumps a state version on every change; the memo drops its
 //! entries when it sees a new version.
 //!
 //! Reusing a value must leave the coverage figures as if the procedure had run, so each

@@ -2,8 +2,8 @@
 //! state, and running them changes nothing (no state write, no event, no dice, no choice,
 //! no table row or hook, whose uses are counted and logged).
 //!
-//! The interpreter remembers the values of pure procedures until the state next changes
-//! (see `Interp`'s memo), so rules may ask for the same offside line or legal targets many
+//! The machine remembers the values of pure procedures until the state next changes
+//! (see [`crate::memo`]), so rules may ask for the same offside line or legal targets many
 //! times a turn at the cost of one evaluation.
 
 use crate::ir::{Block, Node, NodeKind, Stmt};

@@ -119,7 +119,7 @@ impl MoveSet {
 ///
 /// The tag is a full word so every payload starts aligned: copying a value then moves
 /// whole words (with a one-byte tag, the small payloads sat at odd offsets and copies of
-/// them stalled the store buffer, a fifth of the interpreter's time).
+/// them stalled the store buffer, a fifth of the old tree-walking interpreter's time).
 #[derive(Clone, PartialEq, Debug, Default)]
 #[repr(u64)]
 pub enum Value {

@@ -1,4 +1,4 @@
-//! Symbols the interpreter would otherwise find by name on every use: the zone of each
+//! Symbols the machine would otherwise find by name on every use: the zone of each
 //! area, the names of directions, the board's marks by their symbol. Built once when a
 //! ruleset is loaded.
 

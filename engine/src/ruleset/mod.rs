@@ -43,7 +43,7 @@ pub struct Procedure {
     /// Code unit index.
     pub unit: u32,
     /// Whether its value depends only on its arguments and the state and running it changes
-    /// nothing (see [`crate::purity`]): the interpreter reuses its values while the state
+    /// nothing (see [`crate::purity`]): the machine reuses its values while the state
     /// does not change.
     pub pure: bool,
 }
@@ -245,7 +245,7 @@ pub struct Ruleset {
     /// Warnings of the lints ([`crate::lint`]): the ruleset works, but something in it is
     /// likely a mistake (a procedure nothing runs, an option never offered, ...).
     pub warnings: Vec<Diagnostic>,
-    /// Zones, directions and marks by symbol, for the interpreter.
+    /// Zones, directions and marks by symbol, for the machine.
     pub lookups: lookups::Lookups,
     /// The rules compiled for the machine, built on first use ([`Ruleset::program`]).
     pub compiled: std::sync::OnceLock<crate::vm::Program>,

@@ -34,7 +34,8 @@ use crate::value::{Sym, Value};
 /// Limits on running rules. All in one place.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Instructions per stage.
+    /// Operations per stage: calls, table rows and rounds of loops (straight-line code is
+    /// bounded by the program's size, so these bound a stage's work).
     pub ops_per_stage: u64,
     /// Largest `repeat` count.
     pub max_repeat: i64,
@@ -138,7 +139,7 @@ pub struct Counters {
     pub choices: u32,
     /// Dice rolled.
     pub dice: u32,
-    /// Instructions run.
+    /// Operations run (calls, table rows, rounds of loops; see [`Limits::ops_per_stage`]).
     pub ops: u64,
     /// Times the ball changed hands (`give_ball` to the other team).
     pub control_changes: u32,
