@@ -481,10 +481,57 @@ impl<'r> Lower<'r> {
         }
     }
 
+    /// The value of a node that depends on nothing but constants and the board, with the
+    /// procedures its inlined calls count; `None` when it must run.
+    fn fold(&self, n: &Node, calls: &mut Vec<u16>) -> Option<Value> {
+        match &n.kind {
+            NodeKind::Const(v) => Some(v.clone()),
+            NodeKind::Prim(p, args) if constant_prim(*p) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    vals.push(self.fold(a, calls)?);
+                }
+                let empty = Program::default();
+                let mut m = super::Match::with_program(self.rs, &empty, 0);
+                m.stack.extend(vals);
+                m.prim(*p, 0).ok()?;
+                m.stack.pop()
+            }
+            NodeKind::Bin(op, a, b) if !matches!(op, Op::MovesUnion) => {
+                let x = self.fold(a, calls)?;
+                let y = self.fold(b, calls)?;
+                let empty = Program::default();
+                let m = super::Match::with_program(self.rs, &empty, 0);
+                m.binop(*op, x, y, 0).ok()
+            }
+            NodeKind::Call(idx, args) if args.is_empty() && self.inline[*idx as usize] => {
+                let body = &self.rs.procs[*idx as usize].code.body;
+                match &body.stmts[..] {
+                    [Stmt::Expr(e)] => {
+                        calls.push(*idx);
+                        self.fold(e, calls)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Code that leaves the node's value.
     fn expr(&mut self, n: &'r Node) {
         let loc = n.loc;
         self.loc = loc;
+        if !matches!(n.kind, NodeKind::Const(_) | NodeKind::Local(_)) {
+            let mut calls = Vec::new();
+            if let Some(v) = self.fold(n, &mut calls) {
+                for c in calls {
+                    self.emit(Ins::CountCall(c));
+                }
+                self.konst(&v);
+                return;
+            }
+        }
         match &n.kind {
             NodeKind::Const(v) => self.konst(v),
             NodeKind::Local(s) => {
@@ -825,4 +872,41 @@ fn plain(n: &Node) -> bool {
         NodeKind::Bin(_, a, b) | NodeKind::And(a, b) | NodeKind::Or(a, b) => plain(a) && plain(b),
         _ => false,
     }
+}
+
+/// Primitives whose value depends only on their arguments and the board: with constant
+/// arguments they are worked out once, when the rules are compiled.
+fn constant_prim(p: Prim) -> bool {
+    use Prim::*;
+    matches!(
+        p,
+        Other
+            | IsHome
+            | AllAreas
+            | Adjacent
+            | Forward
+            | Backward
+            | Sideways
+            | Diagonal
+            | Direction
+            | Between
+            | Distance
+            | Closer
+            | Behind
+            | Reaching
+            | SameLevel
+            | EntirelyInHalf
+            | PartlyInHalf
+            | HalfAreas
+            | GoalLineAreas
+            | OwnGoalLine
+            | Mark
+            | Number
+            | HasNumber
+            | Zone
+            | Min
+            | Max
+            | Abs
+            | Clamp
+    )
 }

@@ -155,9 +155,15 @@ impl Clone for Match<'_> {
 impl<'a> Match<'a> {
     /// A match about to start under `rs`, with `seed` for the log header.
     pub fn new(rs: &'a Ruleset, seed: u64) -> Self {
+        Self::with_program(rs, rs.program(), seed)
+    }
+
+    /// A match running `prog` (the lowering uses one with no code to work out constant
+    /// expressions with the primitives themselves).
+    pub(crate) fn with_program(rs: &'a Ruleset, prog: &'a Program, seed: u64) -> Self {
         Match {
             rs,
-            prog: rs.program(),
+            prog,
             st: MatchState::new(rs),
             seed,
             limits: Limits::default(),
