@@ -140,3 +140,46 @@ impl Walk<'_, '_> {
         }
     }
 }
+
+/// Whether the code iterates (a `for`, a `repeat` or a quantifier anywhere in it).
+pub fn has_loop(b: &Block) -> bool {
+    fn node(n: &Node) -> bool {
+        match &n.kind {
+            NodeKind::Quant(..) => true,
+            NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => false,
+            NodeKind::TeamVar(_, x)
+            | NodeKind::MoveEnd(x, _)
+            | NodeKind::MoveKeeper(x)
+            | NodeKind::Not(x)
+            | NodeKind::Neg(x)
+            | NodeKind::Table(_, x) => node(x),
+            NodeKind::Prim(_, args) | NodeKind::Call(_, args) | NodeKind::Hook(_, args) => {
+                args.iter().any(node)
+            }
+            NodeKind::AreaList(items) | NodeKind::IntList(items) => items.iter().any(node),
+            NodeKind::ListIndex(a, b)
+            | NodeKind::And(a, b)
+            | NodeKind::Or(a, b)
+            | NodeKind::Bin(_, a, b) => node(a) || node(b),
+            NodeKind::If(c, then, other) => {
+                node(c) || has_loop(then) || other.as_ref().is_some_and(|o| node(o))
+            }
+            NodeKind::Match(s, arms) => node(s) || arms.iter().any(|(_, v)| node(v)),
+            NodeKind::Block(b) => has_loop(b),
+            NodeKind::ChooseFrom { .. }
+            | NodeKind::ChooseArms { .. }
+            | NodeKind::Roll { .. }
+            | NodeKind::Modifiers { .. } => false,
+        }
+    }
+    b.stmts.iter().any(|s| match s {
+        Stmt::Repeat(..) | Stmt::For(..) => true,
+        Stmt::Let(_, n) | Stmt::LetPair(_, _, n) | Stmt::SetLocal(_, _, n) | Stmt::Expr(n) => {
+            node(n)
+        }
+        Stmt::SetVar(_, t, _, n, _) => node(n) || t.as_ref().is_some_and(node),
+        Stmt::Return(n) => n.as_ref().is_some_and(node),
+        Stmt::Emit(_, fields) => fields.iter().any(|(_, n)| node(n)),
+        Stmt::Break => false,
+    })
+}

@@ -7,6 +7,7 @@
 
 use fuba_grammar::ast::{AssignOp, Quant};
 
+use super::as_bool;
 use super::code::*;
 use super::quiet::Quiet;
 use crate::ir::*;
@@ -26,7 +27,9 @@ pub fn compile(rs: &Ruleset) -> Program {
             slots: pr.code.slots,
             rule: pr.unit,
             kind: UnitKind::Proc(i as u16),
-            pure: pr.pure,
+            // Remembered only when a loop makes it dear: for a short body the memo's
+            // bookkeeping costs more than it saves.
+            pure: pr.pure && super::inline::has_loop(&pr.code.body),
         });
     }
     for t in &rs.tables {
@@ -191,6 +194,7 @@ impl<'r> Lower<'r> {
     }
 
     fn hook(&mut self, h: usize, hook: &crate::ruleset::Hook) {
+        let rs = self.rs;
         let id = self.p.hooks[h];
         let params = hook.params.len() as u16;
         let acc = params;
@@ -201,7 +205,21 @@ impl<'r> Lower<'r> {
         for &ti in &hook.triggers {
             let (when, body) = self.p.triggers[ti as usize];
             let mut skip = None;
-            if let Some(w) = when {
+            let cond = rs.triggers[ti as usize].when.as_ref();
+            let mut calls = Vec::new();
+            let known = cond.and_then(|c| match &c.body.stmts[..] {
+                [Stmt::Expr(e)] => self.fold(e, &mut calls),
+                _ => None,
+            });
+            if let Some(v) = known {
+                // A condition known now: counted as evaluated, never called.
+                for c in calls {
+                    self.emit(Ins::CountCall(c));
+                }
+                if !as_bool(&v) {
+                    continue;
+                }
+            } else if let Some(w) = when {
                 for a in 0..params {
                     self.emit(Ins::Local(a));
                 }
@@ -406,6 +424,17 @@ impl<'r> Lower<'r> {
     /// Code that jumps when the condition's truth is `when` (the jumps returned, to
     /// patch) and falls through otherwise; `and`, `or` and `not` become jumps.
     fn branch(&mut self, n: &'r Node, when: bool) -> Vec<usize> {
+        let mut calls = Vec::new();
+        if let Some(v) = self.fold(n, &mut calls) {
+            for c in calls {
+                self.emit(Ins::CountCall(c));
+            }
+            return if as_bool(&v) == when {
+                vec![self.emit(Ins::Jump(0))]
+            } else {
+                Vec::new()
+            };
+        }
         match &n.kind {
             NodeKind::Not(x) => self.branch(x, !when),
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {
@@ -481,41 +510,15 @@ impl<'r> Lower<'r> {
         }
     }
 
-    /// The value of a node that depends on nothing but constants and the board, with the
-    /// procedures its inlined calls count; `None` when it must run.
+    /// The node's value when it is known at compile time ([`super::fold`]), with the
+    /// procedures it counts as called.
     fn fold(&self, n: &Node, calls: &mut Vec<u16>) -> Option<Value> {
-        match &n.kind {
-            NodeKind::Const(v) => Some(v.clone()),
-            NodeKind::Prim(p, args) if constant_prim(*p) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args.iter() {
-                    vals.push(self.fold(a, calls)?);
-                }
-                let empty = Program::default();
-                let mut m = super::Match::with_program(self.rs, &empty, 0);
-                m.stack.extend(vals);
-                m.prim(*p, 0).ok()?;
-                m.stack.pop()
-            }
-            NodeKind::Bin(op, a, b) if !matches!(op, Op::MovesUnion) => {
-                let x = self.fold(a, calls)?;
-                let y = self.fold(b, calls)?;
-                let empty = Program::default();
-                let m = super::Match::with_program(self.rs, &empty, 0);
-                m.binop(*op, x, y, 0).ok()
-            }
-            NodeKind::Call(idx, args) if args.is_empty() && self.inline[*idx as usize] => {
-                let body = &self.rs.procs[*idx as usize].code.body;
-                match &body.stmts[..] {
-                    [Stmt::Expr(e)] => {
-                        calls.push(*idx);
-                        self.fold(e, calls)
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
+        // Inside an inlined body the locals are not known here.
+        super::fold::Fold {
+            rs: self.rs,
+            inline: &self.inline,
         }
+        .value(n, &[], calls)
     }
 
     /// Code that leaves the node's value.
@@ -872,41 +875,4 @@ fn plain(n: &Node) -> bool {
         NodeKind::Bin(_, a, b) | NodeKind::And(a, b) | NodeKind::Or(a, b) => plain(a) && plain(b),
         _ => false,
     }
-}
-
-/// Primitives whose value depends only on their arguments and the board: with constant
-/// arguments they are worked out once, when the rules are compiled.
-fn constant_prim(p: Prim) -> bool {
-    use Prim::*;
-    matches!(
-        p,
-        Other
-            | IsHome
-            | AllAreas
-            | Adjacent
-            | Forward
-            | Backward
-            | Sideways
-            | Diagonal
-            | Direction
-            | Between
-            | Distance
-            | Closer
-            | Behind
-            | Reaching
-            | SameLevel
-            | EntirelyInHalf
-            | PartlyInHalf
-            | HalfAreas
-            | GoalLineAreas
-            | OwnGoalLine
-            | Mark
-            | Number
-            | HasNumber
-            | Zone
-            | Min
-            | Max
-            | Abs
-            | Clamp
-    )
 }

@@ -13,6 +13,7 @@
 
 pub mod code;
 mod exec;
+mod fold;
 mod fuse;
 mod inline;
 pub mod lower;

@@ -1,0 +1,143 @@
+//! Constant folding: an expression that depends only on constants (match options
+//! included), the board and the arguments of an inlined call that are themselves constant
+//! is worked out once, when the rules are compiled, by the primitives themselves. A rule
+//! switched off by an option (`skills > 0 and ...` with `skills = 0`) then costs nothing.
+//!
+//! A folded expression still counts the procedures it calls: [`Fold::value`] returns them,
+//! and the lowering emits a count for each, so coverage and figures are unchanged.
+
+use super::as_bool;
+use super::code::Program;
+use super::machine::Match;
+use crate::ir::{Node, NodeKind, Op, Stmt};
+use crate::prims::Prim;
+use crate::ruleset::Ruleset;
+use crate::value::Value;
+
+/// What folding needs to know of the ruleset and the lowering.
+pub(super) struct Fold<'r> {
+    /// The rules.
+    pub rs: &'r Ruleset,
+    /// Procedures whose calls are inlined.
+    pub inline: &'r [bool],
+}
+
+impl Fold<'_> {
+    /// The node's value when it can be known now, with the procedures it counts as called;
+    /// `env` holds the known values of the locals (an inlined body's arguments).
+    pub fn value(&self, n: &Node, env: &[Option<Value>], calls: &mut Vec<u16>) -> Option<Value> {
+        match &n.kind {
+            NodeKind::Const(v) => Some(v.clone()),
+            NodeKind::Local(s) => env.get(*s as usize).cloned().flatten(),
+            NodeKind::Prim(p, args) if constant_prim(*p) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    vals.push(self.value(a, env, calls)?);
+                }
+                let empty = Program::default();
+                let mut m = Match::with_program(self.rs, &empty, 0);
+                m.stack.extend(vals);
+                m.prim(*p, 0).ok()?;
+                m.stack.pop()
+            }
+            NodeKind::Bin(op, a, b) if !matches!(op, Op::MovesUnion) => {
+                let x = self.value(a, env, calls)?;
+                let y = self.value(b, env, calls)?;
+                let empty = Program::default();
+                Match::with_program(self.rs, &empty, 0)
+                    .binop(*op, x, y, 0)
+                    .ok()
+            }
+            NodeKind::Not(x) => Some(Value::Bool(!as_bool(&self.value(x, env, calls)?))),
+            NodeKind::And(a, b) | NodeKind::Or(a, b) => {
+                let and = matches!(n.kind, NodeKind::And(..));
+                // The second operand is not evaluated when the first decides.
+                let first = as_bool(&self.value(a, env, calls)?);
+                if first != and {
+                    return Some(Value::Bool(first));
+                }
+                Some(Value::Bool(as_bool(&self.value(b, env, calls)?)))
+            }
+            NodeKind::Call(idx, args) if self.inline[*idx as usize] => {
+                let p = &self.rs.procs[*idx as usize];
+                let [Stmt::Expr(body)] = &p.code.body.stmts[..] else {
+                    return None;
+                };
+                // Arguments are evaluated before the call: each must be known, or have no
+                // effect and count no call, for the call to be left out.
+                let mut inner = vec![None; p.code.slots as usize];
+                let mut counted = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    let mut c = Vec::new();
+                    match self.value(a, env, &mut c) {
+                        Some(v) => {
+                            inner[i] = Some(v);
+                            counted.extend(c);
+                        }
+                        None if silent(a) => {}
+                        None => return None,
+                    }
+                }
+                counted.push(*idx);
+                let v = self.value(body, &inner, &mut counted)?;
+                calls.extend(counted);
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether evaluating the node has no effect, logs nothing and counts no procedure call.
+fn silent(n: &Node) -> bool {
+    match &n.kind {
+        NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => true,
+        NodeKind::TeamVar(_, x)
+        | NodeKind::MoveEnd(x, _)
+        | NodeKind::MoveKeeper(x)
+        | NodeKind::Not(x)
+        | NodeKind::Neg(x) => silent(x),
+        NodeKind::Prim(p, args) => !p.has_effect() && args.iter().all(silent),
+        NodeKind::ListIndex(a, b)
+        | NodeKind::And(a, b)
+        | NodeKind::Or(a, b)
+        | NodeKind::Bin(_, a, b) => silent(a) && silent(b),
+        _ => false,
+    }
+}
+
+/// Primitives whose value depends only on their arguments and the board.
+fn constant_prim(p: Prim) -> bool {
+    use Prim::*;
+    matches!(
+        p,
+        Other
+            | IsHome
+            | AllAreas
+            | Adjacent
+            | Forward
+            | Backward
+            | Sideways
+            | Diagonal
+            | Direction
+            | Between
+            | Distance
+            | Closer
+            | Behind
+            | Reaching
+            | SameLevel
+            | EntirelyInHalf
+            | PartlyInHalf
+            | HalfAreas
+            | GoalLineAreas
+            | OwnGoalLine
+            | Mark
+            | Number
+            | HasNumber
+            | Zone
+            | Min
+            | Max
+            | Abs
+            | Clamp
+    )
+}
