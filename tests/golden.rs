@@ -177,3 +177,20 @@ fn a_changed_table_row_diverges_at_the_turn_it_is_first_used() {
         );
     }
 }
+
+#[test]
+fn every_golden_log_is_written_back_byte_for_byte() {
+    for path in golden_logs() {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+        let (header, events) = read(&path);
+        let mut out = Vec::new();
+        fuba_engine::replay::write_log(&header, &events, &mut out)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            text,
+            "{}: the writer does not give back what the reader read",
+            path.display()
+        );
+    }
+}

@@ -45,13 +45,7 @@ pub struct PlayArgs {
 }
 
 fn write_log(m: &Game<'_>, w: &mut dyn Write) -> io::Result<()> {
-    let header = serde_json::to_string(&m.header()).map_err(io::Error::other)?;
-    writeln!(w, "{header}")?;
-    for e in m.events() {
-        let line = serde_json::to_string(e).map_err(io::Error::other)?;
-        writeln!(w, "{line}")?;
-    }
-    w.flush()
+    fuba_engine::replay::write_log(&m.header(), m.events(), w)
 }
 
 /// Runs `fuba play`.

@@ -11,6 +11,22 @@ use crate::game::Game;
 use crate::log::{Event, EventKind, LogHeader};
 use crate::ruleset::Ruleset;
 
+/// Writes a log in JSON Lines, the format [`read_log`] reads: the header line, then one
+/// event per line.
+pub fn write_log(
+    header: &LogHeader,
+    events: &[Event],
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let line = serde_json::to_string(header).map_err(std::io::Error::other)?;
+    writeln!(w, "{line}")?;
+    for e in events {
+        let line = serde_json::to_string(e).map_err(std::io::Error::other)?;
+        writeln!(w, "{line}")?;
+    }
+    w.flush()
+}
+
 /// Reads a log in JSON Lines: the header line, then one event per line. Blank lines are
 /// skipped. Errors name the line (1-based).
 pub fn read_log(text: &str) -> Result<(LogHeader, Vec<Event>), String> {
