@@ -87,7 +87,7 @@ pub fn compile(rs: &Ruleset) -> Program {
         p,
         rs,
         inline: super::inline::plan(rs),
-        off: 0,
+        map: Vec::new(),
         quiet: &quiet,
         loc: Loc::default(),
         next_hidden: 0,
@@ -124,8 +124,9 @@ struct Lower<'r> {
     rs: &'r Ruleset,
     /// Procedures whose calls are inlined ([`super::inline`]).
     inline: Vec<bool>,
-    /// Offset of the IR's local slots: an inlined body's locals live above its caller's.
-    off: u16,
+    /// Where the IR's local slots are in the frame (empty: where they say): an inlined
+    /// body's locals live above its caller's, or are the caller's locals it was given.
+    map: Vec<u16>,
     quiet: &'r Quiet,
     loc: Loc,
     next_hidden: u16,
@@ -269,11 +270,11 @@ impl<'r> Lower<'r> {
         match s {
             Stmt::Let(slot, n) => {
                 self.expr(n);
-                self.emit(Ins::Store(*slot + self.off));
+                self.emit(Ins::Store(self.slot(*slot)));
             }
             Stmt::LetPair(a, b, n) => {
                 self.expr(n);
-                self.emit(Ins::LetPair(*a + self.off, *b + self.off));
+                self.emit(Ins::LetPair(self.slot(*a), self.slot(*b)));
             }
             Stmt::SetLocal(slot, op, n) => match (op, &n.kind) {
                 (AssignOp::Assign, NodeKind::Bin(Op::MovesUnion, a, b))
@@ -285,21 +286,21 @@ impl<'r> Lower<'r> {
                         self.exprs(args);
                     }
                     self.loc = n.loc;
-                    self.emit(Ins::AddMoves(*slot + self.off));
+                    self.emit(Ins::AddMoves(self.slot(*slot)));
                 }
                 (AssignOp::Assign, NodeKind::Bin(Op::MovesUnion, a, b)) if matches!(a.kind, NodeKind::Local(x) if x == *slot) =>
                 {
                     self.expr(a);
                     self.expr(b);
                     self.loc = n.loc;
-                    self.emit(Ins::MovesInto(*slot + self.off));
+                    self.emit(Ins::MovesInto(self.slot(*slot)));
                 }
                 _ => {
                     self.expr(n);
                     self.emit(match op {
-                        AssignOp::Assign => Ins::Store(*slot + self.off),
-                        AssignOp::Add => Ins::StoreAdd(*slot + self.off),
-                        AssignOp::Sub => Ins::StoreSub(*slot + self.off),
+                        AssignOp::Assign => Ins::Store(self.slot(*slot)),
+                        AssignOp::Add => Ins::StoreAdd(self.slot(*slot)),
+                        AssignOp::Sub => Ins::StoreSub(self.slot(*slot)),
                     });
                 }
             },
@@ -331,7 +332,7 @@ impl<'r> Lower<'r> {
                 let h = self.hidden(ITER_SLOTS);
                 self.emit(Ins::IterStart(h));
                 let top = self.here();
-                let exit = self.emit(Ins::IterNext(h, *slot + self.off, 0));
+                let exit = self.emit(Ins::IterNext(h, self.slot(*slot), 0));
                 self.loops.push((h + 2, vec![exit]));
                 self.stmts(body);
                 self.emit(Ins::Jump(top));
@@ -375,21 +376,41 @@ impl<'r> Lower<'r> {
         }
     }
 
-    /// A call of procedure `idx` (its arguments pushed) lowered into the caller: the
-    /// arguments go to fresh locals, the body runs with its locals there.
-    fn inlined(&mut self, idx: u16) {
+    /// The frame slot of an IR local slot.
+    fn slot(&self, s: u16) -> u16 {
+        self.map.get(s as usize).copied().unwrap_or(s)
+    }
+
+    /// A call of procedure `idx` lowered into the caller: an argument that is a local of
+    /// the caller (and that the body never assigns) is used where it is; the others are
+    /// evaluated in order into fresh locals above the caller's.
+    fn inlined(&mut self, idx: u16, args: &'r [Node]) {
         let rs = self.rs;
         let p = &rs.procs[idx as usize];
-        let saved = (self.next_hidden, self.off, self.loops.len());
+        let saved = self.next_hidden;
         let base = self.hidden(p.code.slots);
-        for i in (0..p.params.len() as u16).rev() {
-            self.emit(Ins::Store(base + i));
+        let mut map: Vec<u16> = (0..p.code.slots).map(|i| base + i).collect();
+        let all_plain = args.iter().all(plain);
+        let mut stores = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            match &a.kind {
+                NodeKind::Local(s) if all_plain && !assigns(&p.code.body, i as u16) => {
+                    map[i] = self.slot(*s);
+                }
+                _ => {
+                    self.expr(a);
+                    stores.push(base + i as u16);
+                }
+            }
+        }
+        for s in stores.into_iter().rev() {
+            self.emit(Ins::Store(s));
         }
         self.emit(Ins::CountCall(idx));
-        self.off = base;
+        let outer = std::mem::replace(&mut self.map, map);
         self.block_value(&p.code.body);
-        self.next_hidden = saved.0;
-        self.off = saved.1;
+        self.map = outer;
+        self.next_hidden = saved;
     }
 
     /// Code for a node whose value is not used: an `if` leaves nothing.
@@ -538,7 +559,7 @@ impl<'r> Lower<'r> {
         match &n.kind {
             NodeKind::Const(v) => self.konst(v),
             NodeKind::Local(s) => {
-                self.emit(Ins::Local(*s + self.off));
+                self.emit(Ins::Local(self.slot(*s)));
             }
             NodeKind::Var(v) => {
                 self.emit(Ins::Var(v.scope, v.idx));
@@ -557,11 +578,11 @@ impl<'r> Lower<'r> {
                 self.emit(Ins::Prim(*p));
             }
             NodeKind::Call(idx, args) => {
-                self.exprs(args);
-                self.loc = loc;
                 if self.inline[*idx as usize] {
-                    self.inlined(*idx);
+                    self.inlined(*idx, args);
                 } else {
+                    self.exprs(args);
+                    self.loc = loc;
                     let u = self.p.procs[*idx as usize];
                     self.emit(Ins::Call(u));
                 }
@@ -818,7 +839,7 @@ impl<'r> Lower<'r> {
                     self.emit(Ins::Store(count));
                 }
                 let top = self.here();
-                let exit = self.emit(Ins::IterNext(h, *slot + self.off, 0));
+                let exit = self.emit(Ins::IterNext(h, self.slot(*slot), 0));
                 // Jumps to the early answer (`any`: true, `all`: false).
                 let mut early = Vec::new();
                 match (q, filter) {
@@ -875,4 +896,54 @@ fn plain(n: &Node) -> bool {
         NodeKind::Bin(_, a, b) | NodeKind::And(a, b) | NodeKind::Or(a, b) => plain(a) && plain(b),
         _ => false,
     }
+}
+
+/// Whether the code assigns local `slot` anywhere (`set`, `let`, a loop's variable).
+fn assigns(b: &Block, slot: u16) -> bool {
+    fn node(n: &Node, slot: u16) -> bool {
+        match &n.kind {
+            NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => false,
+            NodeKind::TeamVar(_, x)
+            | NodeKind::MoveEnd(x, _)
+            | NodeKind::MoveKeeper(x)
+            | NodeKind::Not(x)
+            | NodeKind::Neg(x)
+            | NodeKind::Table(_, x) => node(x, slot),
+            NodeKind::Prim(_, xs)
+            | NodeKind::Call(_, xs)
+            | NodeKind::Hook(_, xs)
+            | NodeKind::AreaList(xs)
+            | NodeKind::IntList(xs) => xs.iter().any(|x| node(x, slot)),
+            NodeKind::ListIndex(a, b)
+            | NodeKind::And(a, b)
+            | NodeKind::Or(a, b)
+            | NodeKind::Bin(_, a, b) => node(a, slot) || node(b, slot),
+            NodeKind::If(c, then, other) => {
+                node(c, slot)
+                    || assigns(then, slot)
+                    || other.as_ref().is_some_and(|o| node(o, slot))
+            }
+            NodeKind::Match(x, arms) => node(x, slot) || arms.iter().any(|(_, v)| node(v, slot)),
+            NodeKind::Quant(_, s, coll, filter) => {
+                *s == slot || node(coll, slot) || filter.as_ref().is_some_and(|f| node(f, slot))
+            }
+            NodeKind::Block(b) => assigns(b, slot),
+            // Not in an inlined body.
+            NodeKind::ChooseFrom { .. }
+            | NodeKind::ChooseArms { .. }
+            | NodeKind::Roll { .. }
+            | NodeKind::Modifiers { .. } => true,
+        }
+    }
+    b.stmts.iter().any(|s| match s {
+        Stmt::Let(x, n) | Stmt::SetLocal(x, _, n) => *x == slot || node(n, slot),
+        Stmt::LetPair(a, c, n) => *a == slot || *c == slot || node(n, slot),
+        Stmt::For(x, n, body) => *x == slot || node(n, slot) || assigns(body, slot),
+        Stmt::Repeat(n, body, _) => node(n, slot) || assigns(body, slot),
+        Stmt::Expr(n) => node(n, slot),
+        Stmt::SetVar(_, t, _, n, _) => node(n, slot) || t.as_ref().is_some_and(|t| node(t, slot)),
+        Stmt::Return(n) => n.as_ref().is_some_and(|n| node(n, slot)),
+        Stmt::Emit(_, fields) => fields.iter().any(|(_, n)| node(n, slot)),
+        Stmt::Break => false,
+    })
 }
