@@ -19,9 +19,11 @@ mod inline;
 pub mod lower;
 mod machine;
 pub mod observe;
+mod offer;
 mod prims;
 mod quiet;
 mod schedule;
+mod seldom;
 
 use std::collections::HashMap;
 

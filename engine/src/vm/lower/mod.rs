@@ -1,0 +1,391 @@
+//! Lowering: the checked IR ([`crate::ir`]) of every procedure, table row, trigger and hook
+//! becomes stack-machine code ([`Ins`]) in one [`Program`].
+//!
+//! Control flow becomes jumps; loops keep their state in hidden locals of the frame (so a
+//! match can stop in the middle of one and be cloned); `choose`, rolls and `prefer` scores
+//! become sites the machine suspends at or runs on request.
+
+use fuba_grammar::ast::AssignOp;
+
+use super::as_bool;
+use super::code::*;
+use super::quiet::Quiet;
+use crate::ir::*;
+use crate::prims::Prim;
+use crate::ruleset::Ruleset;
+use walk::plain;
+
+/// Compiles a checked ruleset.
+pub fn compile(rs: &Ruleset) -> Program {
+    let mut p = Program::default();
+    // Every unit's id is known before any code refers to it.
+    for (i, pr) in rs.procs.iter().enumerate() {
+        p.procs.push(p.units.len() as u32);
+        p.units.push(CodeUnit {
+            entry: 0,
+            params: pr.params.len() as u16,
+            slots: pr.code.slots,
+            rule: pr.unit,
+            kind: UnitKind::Proc(i as u16),
+            // Remembered only when a loop makes it dear: for a short body the memo's
+            // bookkeeping costs more than it saves.
+            pure: pr.pure && super::inline::has_loop(&pr.code.body),
+        });
+    }
+    for t in &rs.tables {
+        let mut ids = Vec::with_capacity(t.rows.len());
+        for r in &t.rows {
+            ids.push(p.units.len() as u32);
+            p.units.push(CodeUnit {
+                entry: 0,
+                params: 0,
+                slots: r.code.slots,
+                rule: r.unit,
+                kind: UnitKind::Rule,
+                pure: false,
+            });
+        }
+        p.rows.push(ids);
+    }
+    for tr in &rs.triggers {
+        let params = rs.hooks[tr.hook as usize].params.len() as u16;
+        let when = tr.when.as_ref().map(|w| {
+            p.units.push(CodeUnit {
+                entry: 0,
+                params,
+                slots: w.slots,
+                rule: tr.unit,
+                kind: UnitKind::Rule,
+                pure: false,
+            });
+            p.units.len() as u32 - 1
+        });
+        p.units.push(CodeUnit {
+            entry: 0,
+            params,
+            slots: tr.code.slots,
+            rule: tr.unit,
+            kind: UnitKind::Rule,
+            pure: false,
+        });
+        p.triggers.push((when, p.units.len() as u32 - 1));
+    }
+    for h in &rs.hooks {
+        let params = h.params.len() as u16;
+        p.hooks.push(p.units.len() as u32);
+        p.units.push(CodeUnit {
+            entry: 0,
+            params,
+            slots: params + 1,
+            rule: u32::MAX,
+            kind: UnitKind::Hook,
+            pure: false,
+        });
+    }
+    let quiet = Quiet::of(rs);
+    let mut l = Lower {
+        p,
+        rs,
+        inline: super::inline::plan(rs),
+        map: Vec::new(),
+        quiet: &quiet,
+        loc: Loc::default(),
+        next_hidden: 0,
+        max_slot: 0,
+        loops: Vec::new(),
+        scores: Vec::new(),
+    };
+    for (i, pr) in rs.procs.iter().enumerate() {
+        let u = l.p.procs[i];
+        l.unit(u, &pr.code);
+    }
+    for (t, table) in rs.tables.iter().enumerate() {
+        for (r, row) in table.rows.iter().enumerate() {
+            let u = l.p.rows[t][r];
+            l.unit(u, &row.code);
+        }
+    }
+    for (i, tr) in rs.triggers.iter().enumerate() {
+        let (w, c) = l.p.triggers[i];
+        if let (Some(w), Some(code)) = (w, &tr.when) {
+            l.unit(w, code);
+        }
+        l.unit(c, &tr.code);
+    }
+    for (h, hook) in rs.hooks.iter().enumerate() {
+        l.hook(h, hook);
+    }
+    super::fuse::fuse(&mut l.p);
+    l.p
+}
+
+mod expr;
+mod flow;
+mod walk;
+
+struct Lower<'r> {
+    p: Program,
+    rs: &'r Ruleset,
+    /// Procedures whose calls are inlined ([`super::inline`]).
+    inline: Vec<bool>,
+    /// Where the IR's local slots are in the frame (empty: where they say): an inlined
+    /// body's locals live above its caller's, or are the caller's locals it was given.
+    map: Vec<u16>,
+    quiet: &'r Quiet,
+    loc: Loc,
+    next_hidden: u16,
+    max_slot: u16,
+    /// Enclosing loops of the unit: the local holding the stack height, the jumps to
+    /// patch to the loop's end.
+    loops: Vec<(u16, Vec<usize>)>,
+    /// `prefer` scores to place after the unit's code: where to write their entry.
+    scores: Vec<(&'r Node, usize, usize, u16)>,
+}
+
+impl<'r> Lower<'r> {
+    fn emit(&mut self, i: Ins) -> usize {
+        self.p.code.push(i);
+        self.p.locs.push(self.loc);
+        self.p.code.len() - 1
+    }
+
+    fn here(&self) -> u32 {
+        self.p.code.len() as u32
+    }
+
+    fn patch(&mut self, at: usize, to: u32) {
+        self.p.code[at] = match self.p.code[at] {
+            Ins::Jump(_) => Ins::Jump(to),
+            Ins::JumpIfFalse(_) => Ins::JumpIfFalse(to),
+            Ins::JumpIfTrue(_) => Ins::JumpIfTrue(to),
+            Ins::MatchArm(s, g, _) => Ins::MatchArm(s, g, to),
+            Ins::IterNext(h, s, _) => Ins::IterNext(h, s, to),
+            Ins::RepeatNext(h, _) => Ins::RepeatNext(h, to),
+            Ins::Break(h, _) => Ins::Break(h, to),
+            other => other,
+        };
+    }
+
+    fn hidden(&mut self, n: u16) -> u16 {
+        let s = self.next_hidden;
+        self.next_hidden += n;
+        self.max_slot = self.max_slot.max(self.next_hidden);
+        s
+    }
+
+    fn unit(&mut self, id: u32, code: &'r Code) {
+        self.next_hidden = code.slots;
+        self.max_slot = code.slots;
+        self.loops.clear();
+        let entry = self.here();
+        self.block_value(&code.body);
+        self.emit(Ins::Ret);
+        // `prefer` scores run in this unit's frame: placed after it, with its locals.
+        while let Some((n, site, idx, live)) = self.scores.pop() {
+            let at = self.here();
+            self.loops.clear();
+            // The score runs while the frame waits at its `choose`: the hidden locals in use
+            // there (loop state, inlined calls) stay as they are.
+            self.next_hidden = live;
+            self.expr(n);
+            self.emit(Ins::EndScore);
+            if let Some(Some((_, e))) = self.p.decisions[site].prefer.get_mut(idx) {
+                *e = at;
+            }
+        }
+        let u = &mut self.p.units[id as usize];
+        u.entry = entry;
+        u.slots = self.max_slot;
+    }
+
+    fn hook(&mut self, h: usize, hook: &crate::ruleset::Hook) {
+        let rs = self.rs;
+        let id = self.p.hooks[h];
+        let params = hook.params.len() as u16;
+        let acc = params;
+        self.loc = Loc::default();
+        let entry = self.here();
+        self.emit(Ins::Int(0));
+        self.emit(Ins::Store(acc));
+        for &ti in &hook.triggers {
+            let (when, body) = self.p.triggers[ti as usize];
+            let mut skip = None;
+            let cond = rs.triggers[ti as usize].when.as_ref();
+            let mut calls = Vec::new();
+            let known = cond.and_then(|c| match &c.body.stmts[..] {
+                [Stmt::Expr(e)] => self.fold(e, &mut calls),
+                _ => None,
+            });
+            if let Some(v) = known {
+                // A condition known now: counted as evaluated, never called.
+                for c in calls {
+                    self.emit(Ins::CountCall(c));
+                }
+                if !as_bool(&v) {
+                    continue;
+                }
+            } else if let Some(w) = when {
+                for a in 0..params {
+                    self.emit(Ins::Local(a));
+                }
+                self.emit(Ins::Call(w));
+                skip = Some(self.emit(Ins::JumpIfFalse(0)));
+            }
+            self.emit(Ins::TrigFired(ti));
+            for a in 0..params {
+                self.emit(Ins::Local(a));
+            }
+            self.emit(Ins::Call(body));
+            self.emit(Ins::TrigDone(ti, acc));
+            if let Some(s) = skip {
+                let to = self.here();
+                self.patch(s, to);
+            }
+        }
+        self.emit(Ins::Local(acc));
+        self.emit(Ins::Ret);
+        self.p.units[id as usize].entry = entry;
+    }
+
+    /// Code that leaves the block's value (its last expression's, or none).
+    fn block_value(&mut self, b: &'r Block) {
+        let n = b.stmts.len();
+        for (i, s) in b.stmts.iter().enumerate() {
+            if i + 1 == n {
+                if let Stmt::Expr(e) = s {
+                    self.expr(e);
+                    return;
+                }
+                self.stmt(s);
+            } else {
+                self.stmt(s);
+            }
+        }
+        self.emit(Ins::Unit);
+    }
+
+    fn stmts(&mut self, b: &'r Block) {
+        for s in b.stmts.iter() {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &'r Stmt) {
+        match s {
+            Stmt::Let(slot, n) => {
+                self.expr(n);
+                self.emit(Ins::Store(self.slot(*slot)));
+            }
+            Stmt::LetPair(a, b, n) => {
+                self.expr(n);
+                self.emit(Ins::LetPair(self.slot(*a), self.slot(*b)));
+            }
+            Stmt::SetLocal(slot, op, n) => match (op, &n.kind) {
+                (AssignOp::Assign, NodeKind::Bin(Op::MovesUnion, a, b))
+                    if matches!(a.kind, NodeKind::Local(x) if x == *slot)
+                        && matches!(&b.kind, NodeKind::Prim(Prim::Moves, args) if args.iter().all(plain)) =>
+                {
+                    // `set x = x | moves(t, a, dests)`: the moves go straight into `x`.
+                    if let NodeKind::Prim(_, args) = &b.kind {
+                        self.exprs(args);
+                    }
+                    self.loc = n.loc;
+                    self.emit(Ins::AddMoves(self.slot(*slot)));
+                }
+                (AssignOp::Assign, NodeKind::Bin(Op::MovesUnion, a, b)) if matches!(a.kind, NodeKind::Local(x) if x == *slot) =>
+                {
+                    self.expr(a);
+                    self.expr(b);
+                    self.loc = n.loc;
+                    self.emit(Ins::MovesInto(self.slot(*slot)));
+                }
+                _ => {
+                    self.expr(n);
+                    self.emit(match op {
+                        AssignOp::Assign => Ins::Store(self.slot(*slot)),
+                        AssignOp::Add => Ins::StoreAdd(self.slot(*slot)),
+                        AssignOp::Sub => Ins::StoreSub(self.slot(*slot)),
+                    });
+                }
+            },
+            Stmt::SetVar(var, team, op, n, loc) => {
+                if let Some(t) = team {
+                    self.expr(t);
+                }
+                self.expr(n);
+                self.loc = *loc;
+                self.emit(Ins::SetVar(var.scope, var.idx, *op, team.is_some()));
+            }
+            Stmt::Repeat(n, body, loc) => {
+                self.expr(n);
+                self.loc = *loc;
+                let saved = self.next_hidden;
+                let h = self.hidden(REPEAT_SLOTS);
+                self.emit(Ins::RepeatStart(h));
+                let top = self.here();
+                let exit = self.emit(Ins::RepeatNext(h, 0));
+                self.loops.push((h + 1, vec![exit]));
+                self.stmts(body);
+                self.emit(Ins::Jump(top));
+                self.end_loop();
+                self.next_hidden = saved;
+            }
+            Stmt::For(slot, iter, body) => {
+                self.expr(iter);
+                let saved = self.next_hidden;
+                let h = self.hidden(ITER_SLOTS);
+                self.emit(Ins::IterStart(h));
+                let top = self.here();
+                let exit = self.emit(Ins::IterNext(h, self.slot(*slot), 0));
+                self.loops.push((h + 2, vec![exit]));
+                self.stmts(body);
+                self.emit(Ins::Jump(top));
+                self.end_loop();
+                self.next_hidden = saved;
+            }
+            Stmt::Break => match self.loops.last() {
+                Some(&(sp, _)) => {
+                    let j = self.emit(Ins::Break(sp, 0));
+                    if let Some(l) = self.loops.last_mut() {
+                        l.1.push(j);
+                    }
+                }
+                None => {
+                    // Outside a loop, `break` leaves the code unit with no value.
+                    self.emit(Ins::Unit);
+                    self.emit(Ins::Ret);
+                }
+            },
+            Stmt::Return(v) => {
+                match v {
+                    Some(n) => self.expr(n),
+                    None => {
+                        self.emit(Ins::Unit);
+                    }
+                }
+                self.emit(Ins::Ret);
+            }
+            Stmt::Emit(kind, fields) => {
+                for (_, n) in fields.iter() {
+                    self.expr(n);
+                }
+                let site = self.p.emits.len() as u32;
+                self.p.emits.push(EmitSite {
+                    kind: *kind,
+                    fields: fields.iter().map(|(f, _)| *f).collect(),
+                });
+                self.emit(Ins::Emit(site));
+            }
+            Stmt::Expr(n) => self.effect(n),
+        }
+    }
+
+    fn end_loop(&mut self) {
+        if let Some((_, exits)) = self.loops.pop() {
+            let to = self.here();
+            for e in exits {
+                self.patch(e, to);
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Offering a decision: the legal options of a `choose`, taken at once when there is one,
+//! waited for when there are more; and the answer, counted, logged and pushed.
+
+use super::machine::{Match, Wait};
+use super::{Halt, as_bool};
+use crate::agent::Opt;
+use crate::log::{EventKind, team_name};
+use crate::value::{Team, Value};
+
+impl Match<'_> {
+    /// `choose ... from`: the options; whether the match now waits (more than one).
+    pub(super) fn choose_from(&mut self, site: u32, at: u32) -> Result<bool, Halt> {
+        let d = &self.prog.decisions[site as usize];
+        let coll = self.pop();
+        let team = self.pop_team(at)?;
+        self.opts.clear();
+        match &coll {
+            Value::Areas(s) => self.opts.extend(s.iter().map(Opt::Area)),
+            Value::Area(a) => self.opts.push(Opt::Area(*a)),
+            Value::Moves(m) => self.opts.extend(m.iter().map(Opt::Move)),
+            Value::None => {}
+            other => return Err(self.error(at, format!("cannot choose from {other:?}"))),
+        }
+        if let Some(s) = d.skip {
+            self.opts.push(Opt::Skip(s));
+        }
+        self.offer(site, team, at)
+    }
+
+    /// `choose { arms }`: the legal arms; whether the match now waits.
+    pub(super) fn choose_arms(&mut self, site: u32, at: u32) -> Result<bool, Halt> {
+        let d = &self.prog.decisions[site as usize];
+        let n = d.arms.len();
+        let from = self.stack.len() - n;
+        self.opts.clear();
+        for (i, g) in self.stack[from..].iter().enumerate() {
+            if as_bool(g) {
+                self.opts.push(Opt::Arm(i as u16, d.arms[i]));
+            }
+        }
+        self.stack.truncate(from);
+        let team = self.pop_team(at)?;
+        self.offer(site, team, at)
+    }
+
+    /// Offers `self.opts`: none is an error, one is taken at once, more wait.
+    pub(super) fn offer(&mut self, site: u32, team: Team, at: u32) -> Result<bool, Halt> {
+        let kind = self.prog.decisions[site as usize].kind;
+        if self.scoring {
+            return Err(self.error(
+                at,
+                format!(
+                    "a `prefer` score may not ask for a choice (\"{}\")",
+                    self.rs.symbol(kind)
+                ),
+            ));
+        }
+        if self.opts.is_empty() {
+            return Err(self.error(
+                at,
+                format!(
+                    "no legal option for \"{}\" ({} to choose)",
+                    self.rs.symbol(kind),
+                    team_name(team)
+                ),
+            ));
+        }
+        self.wait = Wait::Decision { site, team, at };
+        if self.opts.len() == 1 {
+            self.picked(0);
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Takes option `i` of the waiting decision: counts, logs, pushes its value.
+    pub(crate) fn picked(&mut self, i: usize) {
+        let Wait::Decision { site, team, .. } = self.wait else {
+            return;
+        };
+        self.wait = Wait::Run;
+        let rs = self.rs;
+        let d = &self.prog.decisions[site as usize];
+        let picked = self.opts[i];
+        self.counters.choices += 1;
+        if let Opt::Arm(_, label) = picked {
+            *self.counters.arms.entry((d.kind, label)).or_insert(0) += 1;
+        }
+        if self.logging() {
+            let offered = if self.record_options {
+                self.opts.iter().map(|o| o.label(rs)).collect()
+            } else {
+                Vec::new()
+            };
+            self.emit_event(EventKind::Choice {
+                team: team_name(team).to_string(),
+                decision: rs.symbol(d.kind).to_string(),
+                label: picked.label(rs),
+                options: self.opts.len(),
+                secret: d.secret,
+                offered,
+            });
+        }
+        self.stack.push(match picked {
+            Opt::Area(a) => Value::Area(a),
+            Opt::Move(m) => Value::Move(m),
+            Opt::Arm(i, _) => Value::Int(i64::from(i)),
+            Opt::Skip(_) => Value::None,
+        });
+    }
+}
