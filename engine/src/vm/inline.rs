@@ -100,7 +100,12 @@ impl Walk<'_, '_> {
                 self.nodes(args);
                 match inlined_size(self.rs, *idx as usize, self.memo, self.depth + 1) {
                     Some(s) => self.size += s,
-                    None => self.ok = false,
+                    // A remembered procedure (pure, with a loop) stays a call inside the
+                    // inlined body; any other callee keeps the caller a call of its own.
+                    None => {
+                        let callee = &self.rs.procs[*idx as usize];
+                        self.ok &= callee.pure && has_loop(&callee.code.body);
+                    }
                 }
             }
             NodeKind::ListIndex(a, b)
