@@ -8,12 +8,14 @@ use crate::ruleset::Ruleset;
 
 /// Largest body (in IR nodes, inlined callees included) that is inlined.
 pub const INLINE_NODES: usize = 24;
+/// Largest body inlined into a `prefer` score, which runs once for every option offered.
+pub const INLINE_SCORE_NODES: usize = 160;
 
-/// For each procedure, whether its calls are inlined.
-pub fn plan(rs: &Ruleset) -> Vec<bool> {
+/// For each procedure, whether its calls are inlined, for bodies of at most `limit` nodes.
+pub fn plan(rs: &Ruleset, limit: usize) -> Vec<bool> {
     let mut size: Vec<Option<Option<usize>>> = vec![None; rs.procs.len()];
     (0..rs.procs.len())
-        .map(|i| inlined_size(rs, i, &mut size, 0).is_some())
+        .map(|i| inlined_size(rs, i, &mut size, 0, limit).is_some())
         .collect()
 }
 
@@ -23,6 +25,7 @@ fn inlined_size(
     i: usize,
     memo: &mut Vec<Option<Option<usize>>>,
     depth: usize,
+    limit: usize,
 ) -> Option<usize> {
     if let Some(known) = memo[i] {
         return known;
@@ -36,11 +39,12 @@ fn inlined_size(
             rs,
             memo,
             depth,
+            limit,
             size: 0,
             ok: true,
         };
         w.block(&p.code.body);
-        if w.ok && w.size <= INLINE_NODES {
+        if w.ok && w.size <= limit {
             r = Some(w.size);
         }
     }
@@ -52,6 +56,7 @@ struct Walk<'r, 'm> {
     rs: &'r Ruleset,
     memo: &'m mut Vec<Option<Option<usize>>>,
     depth: usize,
+    limit: usize,
     size: usize,
     ok: bool,
 }
@@ -84,7 +89,7 @@ impl Walk<'_, '_> {
 
     fn node(&mut self, n: &Node) {
         self.size += 1;
-        if !self.ok || self.size > INLINE_NODES {
+        if !self.ok || self.size > self.limit {
             self.ok = false;
             return;
         }
@@ -98,7 +103,13 @@ impl Walk<'_, '_> {
             NodeKind::Prim(_, args) => self.nodes(args),
             NodeKind::Call(idx, args) => {
                 self.nodes(args);
-                match inlined_size(self.rs, *idx as usize, self.memo, self.depth + 1) {
+                match inlined_size(
+                    self.rs,
+                    *idx as usize,
+                    self.memo,
+                    self.depth + 1,
+                    self.limit,
+                ) {
                     Some(s) => self.size += s,
                     // A remembered procedure (pure, with a loop) stays a call inside the
                     // inlined body; any other callee keeps the caller a call of its own.

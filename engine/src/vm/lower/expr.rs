@@ -86,7 +86,12 @@ impl<'r> Lower<'r> {
                 self.emit(Ins::Prim(*p));
             }
             NodeKind::Call(idx, args) => {
-                if self.inline[*idx as usize] {
+                let inline = if self.in_score {
+                    self.inline_scores[*idx as usize]
+                } else {
+                    self.inline[*idx as usize]
+                };
+                if inline {
                     self.inlined(*idx, args);
                 } else {
                     self.exprs(args);

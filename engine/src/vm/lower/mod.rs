@@ -86,7 +86,9 @@ pub fn compile(rs: &Ruleset) -> Program {
     let mut l = Lower {
         p,
         rs,
-        inline: super::inline::plan(rs),
+        inline: super::inline::plan(rs, super::inline::INLINE_NODES),
+        inline_scores: super::inline::plan(rs, super::inline::INLINE_SCORE_NODES),
+        in_score: false,
         map: Vec::new(),
         quiet: &quiet,
         loc: Loc::default(),
@@ -128,6 +130,11 @@ struct Lower<'r> {
     rs: &'r Ruleset,
     /// Procedures whose calls are inlined ([`super::inline`]).
     inline: Vec<bool>,
+    /// Procedures whose calls are inlined into `prefer` scores (a larger limit: a score
+    /// runs once for every option).
+    inline_scores: Vec<bool>,
+    /// Whether a `prefer` score is being lowered.
+    in_score: bool,
     /// Where the IR's local slots are in the frame (empty: where they say): an inlined
     /// body's locals live above its caller's, or are the caller's locals it was given.
     map: Vec<u16>,
@@ -187,7 +194,9 @@ impl<'r> Lower<'r> {
             // The score runs while the frame waits at its `choose`: the hidden locals in use
             // there (loop state, inlined calls) stay as they are.
             self.next_hidden = live;
+            self.in_score = true;
             self.expr(n);
+            self.in_score = false;
             self.emit(Ins::EndScore);
             if let Some(Some((_, e))) = self.p.decisions[site].prefer.get_mut(idx) {
                 *e = at;
