@@ -265,3 +265,128 @@ pub enum NodeKind {
     /// A block.
     Block(Block),
 }
+
+/// Searches code for a statement or node that satisfies a predicate, at any depth: through
+/// nested blocks and expressions, not into called procedures. The walkers of the IR
+/// (purity, quietness, inlining, lowering) are this search with their own predicates.
+pub struct Search<'p> {
+    /// Whether a statement is what is sought (its own parts are searched too).
+    pub stmt: &'p mut dyn FnMut(&Stmt) -> bool,
+    /// Whether a node is what is sought (its own parts are searched too).
+    pub node: &'p mut dyn FnMut(&Node) -> bool,
+}
+
+impl Search<'_> {
+    /// Whether the block holds what is sought.
+    pub fn block(&mut self, b: &Block) -> bool {
+        b.stmts.iter().any(|s| self.in_stmt(s))
+    }
+
+    /// Whether the statement is, or holds, what is sought.
+    pub fn in_stmt(&mut self, s: &Stmt) -> bool {
+        if (self.stmt)(s) {
+            return true;
+        }
+        match s {
+            Stmt::Let(_, n) | Stmt::LetPair(_, _, n) | Stmt::SetLocal(_, _, n) | Stmt::Expr(n) => {
+                self.in_node(n)
+            }
+            Stmt::SetVar(_, t, _, n, _) => {
+                t.as_ref().is_some_and(|t| self.in_node(t)) || self.in_node(n)
+            }
+            Stmt::Repeat(n, b, _) | Stmt::For(_, n, b) => self.in_node(n) || self.block(b),
+            Stmt::Return(n) => n.as_ref().is_some_and(|n| self.in_node(n)),
+            Stmt::Emit(_, fields) => fields.iter().any(|(_, n)| self.in_node(n)),
+            Stmt::Break => false,
+        }
+    }
+
+    fn nodes(&mut self, ns: &[Node]) -> bool {
+        ns.iter().any(|n| self.in_node(n))
+    }
+
+    /// Whether the node is, or holds, what is sought.
+    pub fn in_node(&mut self, n: &Node) -> bool {
+        if (self.node)(n) {
+            return true;
+        }
+        match &n.kind {
+            NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => false,
+            NodeKind::TeamVar(_, x)
+            | NodeKind::Table(_, x)
+            | NodeKind::MoveEnd(x, _)
+            | NodeKind::MoveKeeper(x)
+            | NodeKind::Not(x)
+            | NodeKind::Neg(x) => self.in_node(x),
+            NodeKind::Prim(_, xs)
+            | NodeKind::Call(_, xs)
+            | NodeKind::Hook(_, xs)
+            | NodeKind::AreaList(xs)
+            | NodeKind::IntList(xs) => self.nodes(xs),
+            NodeKind::ListIndex(a, b)
+            | NodeKind::And(a, b)
+            | NodeKind::Or(a, b)
+            | NodeKind::Bin(_, a, b) => self.in_node(a) || self.in_node(b),
+            NodeKind::If(c, then, other) => {
+                self.in_node(c)
+                    || self.block(then)
+                    || other.as_ref().is_some_and(|o| self.in_node(o))
+            }
+            NodeKind::Match(s, arms) => {
+                self.in_node(s) || arms.iter().any(|(_, v)| self.in_node(v))
+            }
+            NodeKind::ChooseFrom {
+                by,
+                options,
+                prefer,
+                ..
+            } => {
+                self.in_node(by)
+                    || self.in_node(options)
+                    || prefer.as_ref().is_some_and(|(_, p)| self.in_node(p))
+            }
+            NodeKind::ChooseArms { by, arms, .. } => {
+                self.in_node(by)
+                    || arms.iter().any(|a| {
+                        a.guard.as_ref().is_some_and(|g| self.in_node(g))
+                            || a.prefer.as_ref().is_some_and(|p| self.in_node(p))
+                            || self.in_node(&a.value)
+                    })
+            }
+            NodeKind::Roll { by, .. } => by.as_ref().is_some_and(|b| self.in_node(b)),
+            NodeKind::Modifiers { rows, .. } => rows
+                .iter()
+                .any(|(_, v, c)| self.in_node(v) || c.as_ref().is_some_and(|c| self.in_node(c))),
+            NodeKind::Quant(_, _, coll, filter) => {
+                self.in_node(coll) || filter.as_ref().is_some_and(|f| self.in_node(f))
+            }
+            NodeKind::Block(b) => self.block(b),
+        }
+    }
+}
+
+/// Whether any statement or node of the block, at any depth, satisfies a predicate.
+pub fn any_in(
+    b: &Block,
+    mut stmt: impl FnMut(&Stmt) -> bool,
+    mut node: impl FnMut(&Node) -> bool,
+) -> bool {
+    Search {
+        stmt: &mut stmt,
+        node: &mut node,
+    }
+    .block(b)
+}
+
+/// Whether the node, or any statement or node inside it, satisfies a predicate.
+pub fn any_in_node(
+    n: &Node,
+    mut stmt: impl FnMut(&Stmt) -> bool,
+    mut node: impl FnMut(&Node) -> bool,
+) -> bool {
+    Search {
+        stmt: &mut stmt,
+        node: &mut node,
+    }
+    .in_node(n)
+}

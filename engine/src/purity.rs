@@ -6,7 +6,7 @@
 //! (see [`crate::memo`]), so rules may ask for the same offside line or legal targets many
 //! times a turn at the cost of one evaluation.
 
-use crate::ir::{Block, Node, NodeKind, Stmt};
+use crate::ir::{Block, Node, NodeKind, Stmt, any_in};
 use crate::ruleset::Ruleset;
 
 /// Whether each procedure of the ruleset (by index) is pure.
@@ -29,58 +29,26 @@ pub fn pure_procs(rs: &Ruleset) -> Vec<bool> {
 }
 
 fn block_pure(b: &Block, pure: &[bool]) -> bool {
-    b.stmts.iter().all(|s| stmt_pure(s, pure))
+    !any_in(
+        b,
+        |s| matches!(s, Stmt::SetVar(..) | Stmt::Emit(..)),
+        |n| !node_pure_itself(n, pure),
+    )
 }
 
-fn stmt_pure(s: &Stmt, pure: &[bool]) -> bool {
-    match s {
-        Stmt::Let(_, n) | Stmt::LetPair(_, _, n) | Stmt::SetLocal(_, _, n) | Stmt::Expr(n) => {
-            node_pure(n, pure)
-        }
-        Stmt::Repeat(n, b, _) | Stmt::For(_, n, b) => node_pure(n, pure) && block_pure(b, pure),
-        Stmt::Break => true,
-        Stmt::Return(n) => n.as_ref().is_none_or(|n| node_pure(n, pure)),
-        Stmt::SetVar(..) | Stmt::Emit(..) => false,
-    }
-}
-
-fn all_pure(nodes: &[Node], pure: &[bool]) -> bool {
-    nodes.iter().all(|n| node_pure(n, pure))
-}
-
-fn node_pure(n: &Node, pure: &[bool]) -> bool {
+/// Whether the node itself (not its parts) is free of effects: a primitive with no
+/// effect, a call of a pure procedure, anything but a table row, a choice, a roll, a
+/// modifier list (counted, logged or asking for dice or a choice) or a hook.
+fn node_pure_itself(n: &Node, pure: &[bool]) -> bool {
     match &n.kind {
-        NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => true,
-        NodeKind::TeamVar(_, x)
-        | NodeKind::MoveEnd(x, _)
-        | NodeKind::MoveKeeper(x)
-        | NodeKind::Not(x)
-        | NodeKind::Neg(x) => node_pure(x, pure),
-        NodeKind::Prim(p, args) => !p.has_effect() && all_pure(args, pure),
-        NodeKind::Call(idx, args) => pure[*idx as usize] && all_pure(args, pure),
-        NodeKind::ListIndex(a, b)
-        | NodeKind::And(a, b)
-        | NodeKind::Or(a, b)
-        | NodeKind::Bin(_, a, b) => node_pure(a, pure) && node_pure(b, pure),
-        NodeKind::AreaList(items) | NodeKind::IntList(items) => all_pure(items, pure),
-        NodeKind::If(c, then, other) => {
-            node_pure(c, pure)
-                && block_pure(then, pure)
-                && other.as_ref().is_none_or(|o| node_pure(o, pure))
-        }
-        NodeKind::Match(s, arms) => {
-            node_pure(s, pure) && arms.iter().all(|(_, v)| node_pure(v, pure))
-        }
-        NodeKind::Quant(_, _, coll, filter) => {
-            node_pure(coll, pure) && filter.as_ref().is_none_or(|f| node_pure(f, pure))
-        }
-        NodeKind::Block(b) => block_pure(b, pure),
-        // Counted, logged or asking for dice or a choice.
+        NodeKind::Prim(p, _) => !p.has_effect(),
+        NodeKind::Call(idx, _) => pure[*idx as usize],
         NodeKind::Table(..)
         | NodeKind::ChooseFrom { .. }
         | NodeKind::ChooseArms { .. }
         | NodeKind::Roll { .. }
         | NodeKind::Modifiers { .. }
         | NodeKind::Hook(..) => false,
+        _ => true,
     }
 }

@@ -9,7 +9,7 @@
 use super::as_bool;
 use super::code::Program;
 use super::machine::Match;
-use crate::ir::{Node, NodeKind, Op, Stmt};
+use crate::ir::{Node, NodeKind, Op, Stmt, any_in_node};
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
 use crate::value::Value;
@@ -90,20 +90,27 @@ impl Fold<'_> {
 
 /// Whether evaluating the node has no effect, logs nothing and counts no procedure call.
 fn silent(n: &Node) -> bool {
-    match &n.kind {
-        NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => true,
-        NodeKind::TeamVar(_, x)
-        | NodeKind::MoveEnd(x, _)
-        | NodeKind::MoveKeeper(x)
-        | NodeKind::Not(x)
-        | NodeKind::Neg(x) => silent(x),
-        NodeKind::Prim(p, args) => !p.has_effect() && args.iter().all(silent),
-        NodeKind::ListIndex(a, b)
-        | NodeKind::And(a, b)
-        | NodeKind::Or(a, b)
-        | NodeKind::Bin(_, a, b) => silent(a) && silent(b),
-        _ => false,
-    }
+    !any_in_node(
+        n,
+        |_| true,
+        |n| match &n.kind {
+            NodeKind::Prim(p, _) => p.has_effect(),
+            NodeKind::Const(_)
+            | NodeKind::Local(_)
+            | NodeKind::Var(_)
+            | NodeKind::Role(_)
+            | NodeKind::TeamVar(..)
+            | NodeKind::MoveEnd(..)
+            | NodeKind::MoveKeeper(_)
+            | NodeKind::Not(_)
+            | NodeKind::Neg(_)
+            | NodeKind::ListIndex(..)
+            | NodeKind::And(..)
+            | NodeKind::Or(..)
+            | NodeKind::Bin(..) => false,
+            _ => true,
+        },
+    )
 }
 
 /// Primitives whose value depends only on their arguments and the board.

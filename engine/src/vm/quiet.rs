@@ -5,7 +5,7 @@
 //! Weaker than purity ([`crate::purity`]): a quiet procedure may log (modifier lists,
 //! table rows), which is paused while scores are worked out.
 
-use crate::ir::{Block, Node, NodeKind, Stmt};
+use crate::ir::{Block, Node, NodeKind, Stmt, any_in, any_in_node};
 use crate::ruleset::Ruleset;
 
 /// The quiet procedures, table rows, and triggers of a ruleset.
@@ -54,53 +54,33 @@ impl Quiet {
     }
 
     fn block(&self, b: &Block) -> bool {
-        b.stmts.iter().all(|s| match s {
-            Stmt::Let(_, n) | Stmt::LetPair(_, _, n) | Stmt::SetLocal(_, _, n) | Stmt::Expr(n) => {
-                self.node(n)
-            }
-            Stmt::Repeat(n, b, _) | Stmt::For(_, n, b) => self.node(n) && self.block(b),
-            Stmt::Break => true,
-            Stmt::Return(n) => n.as_ref().is_none_or(|n| self.node(n)),
-            Stmt::SetVar(..) | Stmt::Emit(..) => false,
-        })
-    }
-
-    fn all(&self, ns: &[Node]) -> bool {
-        ns.iter().all(|n| self.node(n))
+        !any_in(
+            b,
+            |s| matches!(s, Stmt::SetVar(..) | Stmt::Emit(..)),
+            |n| !self.quiet_itself(n),
+        )
     }
 
     /// Whether evaluating the node leaves the state unchanged.
     pub fn node(&self, n: &Node) -> bool {
+        !any_in_node(
+            n,
+            |s| matches!(s, Stmt::SetVar(..) | Stmt::Emit(..)),
+            |n| !self.quiet_itself(n),
+        )
+    }
+
+    /// Whether the node itself (not its parts) leaves the state unchanged.
+    fn quiet_itself(&self, n: &Node) -> bool {
         match &n.kind {
-            NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => true,
-            NodeKind::TeamVar(_, x)
-            | NodeKind::MoveEnd(x, _)
-            | NodeKind::MoveKeeper(x)
-            | NodeKind::Not(x)
-            | NodeKind::Neg(x) => self.node(x),
-            NodeKind::Prim(p, args) => !p.has_effect() && self.all(args),
-            NodeKind::Call(idx, args) => self.procs[*idx as usize] && self.all(args),
-            NodeKind::Table(t, key) => self.tables[*t as usize] && self.node(key),
-            NodeKind::Hook(h, args) => self.hooks[*h as usize] && self.all(args),
-            NodeKind::ListIndex(a, b)
-            | NodeKind::And(a, b)
-            | NodeKind::Or(a, b)
-            | NodeKind::Bin(_, a, b) => self.node(a) && self.node(b),
-            NodeKind::AreaList(items) | NodeKind::IntList(items) => self.all(items),
-            NodeKind::If(c, then, other) => {
-                self.node(c) && self.block(then) && other.as_ref().is_none_or(|o| self.node(o))
-            }
-            NodeKind::Match(s, arms) => self.node(s) && arms.iter().all(|(_, v)| self.node(v)),
-            NodeKind::Quant(_, _, coll, filter) => {
-                self.node(coll) && filter.as_ref().is_none_or(|f| self.node(f))
-            }
-            NodeKind::Modifiers { rows, .. } => rows
-                .iter()
-                .all(|(_, v, c)| self.node(v) && c.as_ref().is_none_or(|c| self.node(c))),
-            NodeKind::Block(b) => self.block(b),
+            NodeKind::Prim(p, _) => !p.has_effect(),
+            NodeKind::Call(idx, _) => self.procs[*idx as usize],
+            NodeKind::Table(t, _) => self.tables[*t as usize],
+            NodeKind::Hook(h, _) => self.hooks[*h as usize],
             NodeKind::ChooseFrom { .. } | NodeKind::ChooseArms { .. } | NodeKind::Roll { .. } => {
                 false
             }
+            _ => true,
         }
     }
 }
