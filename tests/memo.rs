@@ -6,9 +6,8 @@
 use fuba_engine::game::Game;
 use fuba_engine::log::Event;
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::value::{Ty, Value};
 use fuba_engine::vm::Counters;
-use fuba_tests::{Agents, edition, edition_with_options, seeded_match};
+use fuba_tests::{Agents, edition, every_2024_option, seeded_match};
 
 /// Plays a seeded match with the log on, remembering pure procedures or not.
 fn run(rs: &Ruleset, seed: u64, agents: Agents, memo: bool) -> (Vec<Event>, Counters) {
@@ -56,20 +55,7 @@ fn every_edition_plays_the_same_with_and_without_the_memo() {
 #[test]
 fn the_2024_advanced_rules_play_the_same_with_and_without_the_memo() {
     // Every match option switched on: booleans on, numbers at their largest sensible value.
-    let base = edition("2024");
-    let options: Vec<(&str, &str)> = base
-        .options
-        .iter()
-        .map(|o| {
-            let on = match (o.ty, &o.default) {
-                (Ty::Bool, _) => "on",
-                (_, Value::Int(_)) => "6",
-                _ => panic!("option {} has a type this test does not know", o.name),
-            };
-            (o.name.as_str(), on)
-        })
-        .collect();
-    let rs = edition_with_options("2024", &options);
+    let rs = every_2024_option();
     assert_same(&rs, 0..4, Agents::Random);
     assert_same(&rs, 0..2, Agents::Heuristic);
 }

@@ -20,10 +20,10 @@ use fuba_engine::dice::{SeededDice, Stream};
 use fuba_engine::game::{Game, Outcome};
 use fuba_engine::log::{Event, EventKind, team_name};
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::value::{Team, Ty, Value};
+use fuba_engine::value::Team;
 use fuba_engine::vm::observe::{HIDDEN, is_hidden_from};
 use fuba_engine::vm::{Match, Status};
-use fuba_tests::{Agents, edition, edition_with_options};
+use fuba_tests::{Agents, edition, every_2024_option};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -50,25 +50,6 @@ fn ruleset(name: &str) -> &'static Ruleset {
         .position(|e| *e == name)
         .unwrap_or_else(|| panic!("no edition {name}"));
     &rulesets()[i]
-}
-
-/// The 2024 edition with every advanced rule on (as the benches do: flags on, six skills).
-fn every_2024_option() -> Ruleset {
-    let options: Vec<(String, &str)> = edition("2024")
-        .options
-        .iter()
-        .map(|o| {
-            let on = match (o.ty, &o.default) {
-                (Ty::Bool, _) => "on",
-                (_, Value::Int(_)) => "6",
-                _ => panic!("option {} has a type this test does not know", o.name),
-            };
-            (o.name.clone(), on)
-        })
-        .collect();
-    assert!(!options.is_empty(), "2024 has no match options");
-    let pairs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    edition_with_options("2024", &pairs)
 }
 
 /// Where a stepped match's choices and dice come from.

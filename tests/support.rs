@@ -39,6 +39,26 @@ pub fn edition_with_options(name: &str, options: &[(&str, &str)]) -> Ruleset {
     load_str_options(&path, &text, &|_| None, &options).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The 2024 edition with every advanced rule on: flags on, numbers (skills) at 6, as the
+/// benches play it.
+pub fn every_2024_option() -> Ruleset {
+    let options: Vec<(String, &str)> = edition("2024")
+        .options
+        .iter()
+        .map(|o| {
+            let on = match (o.ty, &o.default) {
+                (fuba_engine::value::Ty::Bool, _) => "on",
+                (_, fuba_engine::value::Value::Int(_)) => "6",
+                _ => panic!("option {} has a type the tests do not know", o.name),
+            };
+            (o.name.clone(), on)
+        })
+        .collect();
+    assert!(!options.is_empty(), "2024 has no match options");
+    let pairs: Vec<(&str, &str)> = options.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    edition_with_options("2024", &pairs)
+}
+
 /// The text of `rulesets/original.toml`, to make modified copies of.
 pub fn original_text() -> String {
     std::fs::read_to_string(ruleset_path("original")).expect("rulesets/original.toml is readable")
