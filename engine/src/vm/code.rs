@@ -5,7 +5,7 @@
 //! A [`Program`] is built once per ruleset ([`crate::ruleset::Ruleset::program`]) and shared,
 //! immutable, by every match of that ruleset.
 
-use fuba_grammar::ast::{AssignOp, Keep, Quant};
+use fuba_grammar::ast::{AssignOp, Keep};
 
 use crate::ir::{Loc, Op, Pat, Role, Scope};
 use crate::prims::Prim;
@@ -239,23 +239,9 @@ pub struct Program {
     pub emits: Vec<EmitSite>,
 }
 
-impl Program {
-    /// Instructions, for measurement and the architecture notes.
-    pub fn len(&self) -> usize {
-        self.code.len()
-    }
-    /// Whether there is no code at all.
-    pub fn is_empty(&self) -> bool {
-        self.code.is_empty()
-    }
-}
-
 /// How many values an iteration keeps in its hidden locals.
 pub const ITER_SLOTS: u16 = 3;
 /// How many values a `repeat` keeps in its hidden locals.
 pub const REPEAT_SLOTS: u16 = 2;
 /// How many values a modifier list keeps in its hidden locals.
 pub const MOD_SLOTS: u16 = 2;
-
-/// A quantifier's kind, re-exported for the lowering.
-pub type QuantKind = Quant;

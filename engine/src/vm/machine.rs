@@ -29,6 +29,9 @@ pub(crate) struct Frame {
     pub memo: u32,
     /// A `prefer` score run in its enclosing frame.
     pub score: bool,
+    /// Whether entering it went one call deeper and pushed its rule (not a hook's
+    /// dispatch).
+    pub nested: bool,
 }
 
 /// What the match waits for.
@@ -349,6 +352,7 @@ impl<'a> Match<'a> {
                     unit: u,
                     memo: 0,
                     score: false,
+                    nested: false,
                 });
                 self.pc = unit.entry;
                 return Ok(());
@@ -366,6 +370,7 @@ impl<'a> Match<'a> {
             unit: u,
             memo,
             score: false,
+            nested: true,
         });
         self.pc = unit.entry;
         Ok(())
@@ -402,7 +407,7 @@ impl<'a> Match<'a> {
             return Some(v);
         }
         self.stack.truncate(f.base as usize);
-        if self.prog.units[f.unit as usize].kind != UnitKind::Hook {
+        if f.nested {
             self.depth -= 1;
             self.rules.pop();
         }

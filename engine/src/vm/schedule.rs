@@ -172,10 +172,15 @@ impl<'a> Match<'a> {
 
     /// Starts a procedure of the course as a stage.
     fn stage_proc(&mut self, idx: u16) -> Result<(), Halt> {
+        self.stage_call(idx, Vec::new())
+    }
+
+    /// Starts a procedure of the course as a stage, with arguments.
+    fn stage_call(&mut self, idx: u16, args: Vec<Value>) -> Result<(), Halt> {
         self.reset_budget();
         self.stage = Some(idx);
         self.running_root = true;
-        self.start_proc(idx, Vec::new())
+        self.start_proc(idx, args)
     }
 
     /// Moves the course on where no code runs; may start a procedure.
@@ -273,10 +278,7 @@ impl<'a> Match<'a> {
                 match &*plan {
                     Schedule::Call(p, args) if !started => {
                         self.phase = Phase::Call(true);
-                        self.reset_budget();
-                        self.stage = Some(*p);
-                        self.running_root = true;
-                        self.start_proc(*p, args.clone())?;
+                        self.stage_call(*p, args.clone())?;
                     }
                     _ => self.end(self.st.score),
                 }
@@ -563,6 +565,7 @@ impl<'a> Match<'a> {
                 unit: self.frames.last().map_or(0, |f| f.unit),
                 memo: 0,
                 score: true,
+                nested: false,
             });
             self.pc = e;
             self.wait = Wait::Run;
