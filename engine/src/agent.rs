@@ -8,6 +8,7 @@
 use crate::board::AreaId;
 use crate::dice::Stream;
 use crate::ruleset::Ruleset;
+use crate::search::SearchView;
 use crate::state::MatchState;
 use crate::value::{Move, Sym, Team};
 
@@ -62,6 +63,9 @@ pub struct View<'a> {
     pub rules: &'a Ruleset,
     /// The public state.
     pub state: &'a MatchState,
+    /// For an agent that searches ([`Agent::wants_worlds`]): the matches its team cannot
+    /// tell apart from the true one, and the answers so far as it saw them.
+    pub search: Option<&'a SearchView<'a>>,
 }
 
 /// Decides for a team.
@@ -73,6 +77,10 @@ pub trait Agent {
     fn name(&self) -> String;
     /// Whether the agent uses the rules' `prefer` scores (computing them costs time).
     fn wants_hints(&self) -> bool {
+        false
+    }
+    /// Whether the agent searches and so needs [`View::search`] (keeping it costs time).
+    fn wants_worlds(&self) -> bool {
         false
     }
 }

@@ -7,6 +7,7 @@ use crate::agent::{Agent, Decision, View};
 use crate::dice::DiceSource;
 use crate::log::{Event, LOG_VERSION, LogHeader};
 use crate::ruleset::Ruleset;
+use crate::search::{Played, SearchView, Worlds};
 use crate::state::{Clock, MatchState};
 use crate::vm::{ErrorKind, Match, RunError, Status};
 
@@ -50,6 +51,10 @@ pub struct Game<'a> {
     /// Called with every event as it is logged (live narration for a human player).
     pub on_event: Option<EventHook<'a>>,
     told: usize,
+    /// For each team whose agent searches: the worlds it cannot tell apart from the match.
+    worlds: [Option<Worlds<'a>>; 2],
+    /// For each team whose agent searches: the answers so far as it saw them.
+    played: [Vec<Played>; 2],
 }
 
 impl<'a> Game<'a> {
@@ -67,6 +72,8 @@ impl<'a> Game<'a> {
             agents: [home, away],
             on_event: None,
             told: 0,
+            worlds: [None, None],
+            played: [Vec::new(), Vec::new()],
         }
     }
 
@@ -106,10 +113,19 @@ impl<'a> Game<'a> {
     /// Runs the match (or the scenario's run) to its end. `observe` is called after every
     /// stage (for invariant checks).
     pub fn run(&mut self, observe: &mut Observer<'_>) -> Result<(), RunError> {
+        for t in 0..2 {
+            if self.agents[t].wants_worlds() && self.worlds[t].is_none() {
+                self.worlds[t] = Some(Worlds::new());
+            }
+        }
         loop {
             let status = self.m.advance();
             self.tell();
-            match status? {
+            let status = status?;
+            for w in self.worlds.iter_mut().flatten() {
+                w.follow(&self.m, status);
+            }
+            match status {
                 Status::Decision => self.decide()?,
                 Status::Chance => {
                     let Some(c) = self.m.chance() else { continue };
@@ -122,6 +138,9 @@ impl<'a> Game<'a> {
                         }
                     }
                     self.m.roll(&dice[..c.count as usize])?;
+                    for w in self.worlds.iter_mut().flatten() {
+                        w.roll(&dice[..c.count as usize]);
+                    }
                 }
                 Status::Boundary => {
                     if let Err(msg) = observe(&self.m.st, self.m.rs) {
@@ -151,14 +170,39 @@ impl<'a> Game<'a> {
             return Ok(());
         };
         let d = Decision { hints: &hints, ..d };
+        let (deciding, secret) = (d.team, d.secret);
+        let search = self.agents[team].wants_worlds().then(|| SearchView {
+            worlds: match &self.worlds[team] {
+                Some(w) => w.all(&self.m),
+                None => vec![&self.m],
+            },
+            played: &self.played[team],
+        });
         let view = View {
             rules: self.m.rs,
             state: &self.m.st,
+            search: search.as_ref(),
         };
-        match self.agents[team].choose(&view, &d) {
-            Ok(i) => self.m.choose(i),
-            Err(msg) => Err(self.m.fail(msg)),
+        let i = match self.agents[team].choose(&view, &d) {
+            Ok(i) => i,
+            Err(msg) => return Err(self.m.fail(msg)),
+        };
+        let opt = d.options.get(i).copied();
+        let before = (secret && self.worlds[1 - team].is_some()).then(|| self.m.clone());
+        self.m.choose(i)?;
+        for (t, w) in self.worlds.iter_mut().enumerate() {
+            let Some(w) = w else { continue };
+            let hidden = secret && t != team;
+            match &before {
+                Some(b) if hidden => w.branch(b, i),
+                _ => w.choose(i),
+            }
+            self.played[t].push(Played {
+                team: deciding,
+                opt: if hidden { None } else { opt },
+            });
         }
+        Ok(())
     }
 
     /// Runs one procedure with arguments from the position as set, the agents and dice

@@ -22,6 +22,7 @@ pub mod purity;
 pub mod replay;
 pub mod ruleset;
 pub mod scenario;
+pub mod search;
 pub mod state;
 pub mod value;
 pub mod vm;

@@ -74,7 +74,7 @@ pub struct Clock {
 }
 
 /// The whole state of a match.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MatchState {
     /// Pieces of home (0) and away (1).
     pub pieces: [Pieces; 2],
