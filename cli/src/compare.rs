@@ -37,11 +37,13 @@ pub struct CompareArgs {
     /// The batch seed (the same for every ruleset). Default: from the clock.
     #[arg(long, short, value_name = "S")]
     pub seed: Option<u64>,
-    /// Who plays the home team (random or heuristic).
-    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    /// Who plays the home team: random, heuristic, human (play only), or
+    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    #[arg(long, value_name = "AGENT", default_value = "random")]
     pub home: AgentKind,
-    /// Who plays the away team (random or heuristic).
-    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    /// Who plays the away team: random, heuristic, human (play only), or
+    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    #[arg(long, value_name = "AGENT", default_value = "random")]
     pub away: AgentKind,
     /// How to print the comparison (csv: one line per figure and ruleset pair).
     #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]

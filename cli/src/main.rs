@@ -19,6 +19,7 @@ macro_rules! note_raw {
     }};
 }
 
+mod agents;
 mod compare;
 mod editions;
 mod explain;
@@ -37,9 +38,9 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::value::Team;
+
+pub use agents::{AgentKind, make_agent};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -268,27 +269,6 @@ Examples:
   fuba completions zsh > ~/.zfunc/_fuba
   fuba completions fish > ~/.config/fish/completions/fuba.fish";
 
-/// Who decides for a team.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AgentKind {
-    /// Picks uniformly among the legal options.
-    Random,
-    /// Takes the option the ruleset's `prefer` scores rate best (ties broken at random).
-    Heuristic,
-    /// You, at the terminal: the board is shown on stderr, choices are read from stdin.
-    Human,
-}
-
-impl AgentKind {
-    fn label(self) -> &'static str {
-        match self {
-            AgentKind::Random => "random",
-            AgentKind::Heuristic => "heuristic",
-            AgentKind::Human => "human",
-        }
-    }
-}
-
 /// `--format`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
@@ -334,15 +314,6 @@ pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
                 if e.0.len() == 1 { "" } else { "s" }
             )))
         }
-    }
-}
-
-/// The agent for a team. `human` reads stdin and prompts on stderr.
-pub fn make_agent(kind: AgentKind, seed: u64, team: Team) -> Box<dyn Agent> {
-    match kind {
-        AgentKind::Random => Box::new(RandomAgent::new(seed, team)),
-        AgentKind::Heuristic => Box::new(HeuristicAgent::new(seed, team)),
-        AgentKind::Human => Box::new(human::HumanAgent::stdio(team)),
     }
 }
 

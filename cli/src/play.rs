@@ -29,11 +29,13 @@ pub struct PlayArgs {
     /// The match seed (dice and random players). Default: from the clock, printed to stderr.
     #[arg(long, short, value_name = "N")]
     pub seed: Option<u64>,
-    /// Who plays the home team.
-    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    /// Who plays the home team: random, heuristic, human (play only), or
+    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    #[arg(long, value_name = "AGENT", default_value = "random")]
     pub home: AgentKind,
-    /// Who plays the away team.
-    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    /// Who plays the away team: random, heuristic, human (play only), or
+    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    #[arg(long, value_name = "AGENT", default_value = "random")]
     pub away: AgentKind,
     /// Write the match log as JSON Lines to FILE: the header line, then one event per line.
     /// `-` writes the log to stdout, and the narration to stderr.
@@ -52,8 +54,9 @@ fn write_log(m: &Game<'_>, w: &mut dyn Write) -> io::Result<()> {
 pub fn run(a: PlayArgs) -> CliResult {
     let rs = crate::editions::load_rules_with(&a.rules, &a.options)?;
     let seed = seed_or_clock(a.seed);
-    let home = make_agent(a.home, seed, 0);
-    let away = make_agent(a.away, seed, 1);
+    crate::agents::prepare(&rs, &[a.home, a.away]);
+    let home = make_agent(a.home, &rs, seed, 0);
+    let away = make_agent(a.away, &rs, seed, 1);
     let mut m = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
     let log_to_stdout = a.log.as_deref() == Some("-");
     // With a human at the terminal the narration is printed as the match goes, between the

@@ -82,11 +82,13 @@ pub struct SimulateArgs {
     /// Default: from the clock, printed to stderr.
     #[arg(long, short, value_name = "S")]
     pub seed: Option<u64>,
-    /// Who plays the home team (random or heuristic).
-    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    /// Who plays the home team: random, heuristic, human (play only), or
+    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    #[arg(long, value_name = "AGENT", default_value = "random")]
     pub home: AgentKind,
-    /// Who plays the away team (random or heuristic).
-    #[arg(long, value_enum, value_name = "AGENT", default_value = "random")]
+    /// Who plays the away team: random, heuristic, human (play only), or
+    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    #[arg(long, value_name = "AGENT", default_value = "random")]
     pub away: AgentKind,
     /// Play only slice K of N of the batch: the matches whose index i has i mod N = K-1.
     /// Give every shard the same --seed and --games; `fuba merge` adds the JSON results up.
@@ -140,6 +142,7 @@ pub struct Played {
 
 /// Plays the matches of `batch` (its shards) on a thread pool.
 pub fn play_batch(rs: &Ruleset, batch: Batch, plan: &Plan) -> Result<Played, CliError> {
+    crate::agents::prepare(rs, &[plan.home, plan.away]);
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(j) = plan.jobs {
         pool = pool.num_threads(usize::from(j));
@@ -199,8 +202,8 @@ pub fn play_batch(rs: &Ruleset, batch: Batch, plan: &Plan) -> Result<Played, Cli
 /// Plays match `index` of the batch and adds it to `acc`.
 fn play_one(rs: &Ruleset, plan: &Plan, batch: u64, index: u64, acc: &mut Tally) {
     let seed = match_seed(batch, index);
-    let home = make_agent(plan.home, seed, 0);
-    let away = make_agent(plan.away, seed, 1);
+    let home = make_agent(plan.home, rs, seed, 0);
+    let away = make_agent(plan.away, rs, seed, 1);
     let mut m = Game::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
     match m.play() {
         Ok(o) => acc.add_match(rs, &o, &m.m.counters),
@@ -212,7 +215,7 @@ fn play_one(rs: &Ruleset, plan: &Plan, batch: u64, index: u64, acc: &mut Tally) 
 pub fn machine_players(home: AgentKind, away: AgentKind) -> CliResult {
     if home == AgentKind::Human || away == AgentKind::Human {
         return Err(CliError::Usage(
-            "simulate plays without anyone at the terminal: use random or heuristic players (`fuba play` takes human)".into(),
+            "simulate plays without anyone at the terminal: use random, heuristic or mcts players (`fuba play` takes human)".into(),
         ));
     }
     Ok(())

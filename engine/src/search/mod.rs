@@ -15,7 +15,7 @@ mod worlds;
 
 pub use mcts::{Budget, DEFAULT_PASSES, MctsAgent, MctsConfig, Rollout, SearchStats};
 pub use tree::{Node, NodeId, Tree};
-pub use values::PositionValues;
+pub use values::{LEARN_MATCHES, LEARN_TURNS, PositionValues};
 pub use worlds::{MAX_WORLDS, Played, Worlds};
 
 use crate::vm::Match;

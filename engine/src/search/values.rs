@@ -11,8 +11,10 @@
 //! where goals come from changes the table with it. The same ruleset and the same number
 //! of matches give the same table on every machine.
 
-use crate::agent::HeuristicAgent;
-use crate::agent::{Agent, Decision, View};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::agent::{Agent, Decision, HeuristicAgent, View};
 use crate::dice::{DiceSource, SeededDice};
 use crate::ruleset::Ruleset;
 use crate::state::MatchState;
@@ -21,6 +23,21 @@ use crate::vm::{Match, RunError, Status};
 /// A key's estimate is pulled toward no advantage as if this many more turns had shown
 /// none (keys seldom seen stay near 0).
 const PRIOR_TURNS: f64 = 4.0;
+
+/// Matches played to learn a ruleset's table for [`PositionValues::for_ruleset`].
+pub const LEARN_MATCHES: u32 = 100;
+
+/// Turns ahead a learned value looks, for [`PositionValues::for_ruleset`].
+pub const LEARN_TURNS: u32 = 3;
+
+/// Tables already learned in this process, by ruleset fingerprint (which covers every
+/// layer's text and the options set).
+type Cache = Mutex<HashMap<String, Arc<PositionValues>>>;
+
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
 
 /// The learned worth of positions (see the module docs).
 #[derive(Debug, Clone)]
@@ -47,6 +64,20 @@ impl PositionValues {
             turns: 0,
             matches: 0,
         }
+    }
+
+    /// The table of a ruleset, learned from [`LEARN_MATCHES`] matches looking
+    /// [`LEARN_TURNS`] turns ahead on first use in this process, then shared (the same
+    /// ruleset and options always give the same table).
+    pub fn for_ruleset(rs: &Ruleset) -> Arc<PositionValues> {
+        if let Some(v) = cache().lock().ok().and_then(|c| c.get(&rs.fingerprint).cloned()) {
+            return v;
+        }
+        let v = Arc::new(PositionValues::learn(rs, LEARN_MATCHES, LEARN_TURNS));
+        if let Ok(mut c) = cache().lock() {
+            return c.entry(rs.fingerprint.clone()).or_insert(v).clone();
+        }
+        v
     }
 
     /// Learns the table from `matches` matches of heuristic agents (seeds 0, 1, ...),
