@@ -2,13 +2,24 @@
 //!
 //! Each ruleset plays the batch with the same match seeds and the same players. Every
 //! figure of the first ruleset is set against the same figure of each other one: the
-//! difference, its 95% interval and a two-sided test. Means: Welch's t test (unequal
-//! variances, Welch–Satterthwaite degrees of freedom). Shares: the two-proportion z test
-//! (pooled standard error for the test, unpooled for the interval). Ratios (conversion):
-//! a z test on the delta-method standard errors. The p-values of all figures (and all
-//! pairs) are adjusted together with Holm's step-down method; `*` marks an adjusted
-//! p-value below 0.05. The batches are treated as independent samples: that is
-//! conservative, since the shared seeds make the rulesets' results positively correlated.
+//! difference, its 95% interval and a two-sided test.
+//!
+//! **Paired** (what `fuba compare` reports): match `i` is played with the same seed and
+//! players under each ruleset, so each match has a twin under the other ruleset and the
+//! difference is taken twin by twin ([`crate::stats::paired`]): the paired t test for
+//! means, McNemar's test for shares, a z test on the paired delta-method terms for the
+//! conversion. Where the rulesets agree the twins play alike, so these are far tighter
+//! than tests treating the batches as independent.
+//!
+//! **Unpaired**, always computed too (and the only ones for batches that do not pair:
+//! other seeds or players, or tallies without per-match values). Means: Welch's t test
+//! (unequal variances, Welch–Satterthwaite degrees of freedom). Shares: the
+//! two-proportion z test (pooled standard error for the test, unpooled for the interval).
+//! Ratios (conversion): a z test on the delta-method standard errors.
+//!
+//! The p-values of all figures (and all pairs) are adjusted together with Holm's
+//! step-down method, the paired and the unpaired tests each on their own; `*` marks an
+//! adjusted p-value below 0.05.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,6 +28,8 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::simulate::{self, Plan, StatsFormat};
+use crate::stats::balance::{self, Quantile};
+use crate::stats::paired::{Paired, Twins};
 use crate::stats::{self, Batch, Figure, Kind, Tally};
 use crate::{AgentKind, CliError, CliResult, seed_or_clock};
 
@@ -59,16 +72,17 @@ pub struct CompareArgs {
     pub jobs: Option<u16>,
 }
 
-/// A figure of one ruleset against the baseline.
+/// A figure of one ruleset against the baseline. The fields are the unpaired test's;
+/// `paired` holds the paired one when the batches pair up.
 #[derive(Serialize, Debug, Clone)]
 pub struct Difference {
     /// The ruleset compared with the baseline.
     pub ruleset: String,
     /// Its value minus the baseline's.
     pub difference: Option<f64>,
-    /// 95% interval of the difference.
+    /// 95% interval of the difference (unpaired).
     pub ci95: [Option<f64>; 2],
-    /// The test used.
+    /// The unpaired test used.
     pub test: &'static str,
     /// The test statistic.
     pub statistic: Option<f64>,
@@ -78,6 +92,20 @@ pub struct Difference {
     pub p_holm: Option<f64>,
     /// Adjusted p below 0.05.
     pub significant: bool,
+    /// The difference taken twin by twin, when the batches pair up (same seeds and
+    /// players) and the figure has per-match values.
+    pub paired: Option<Paired>,
+}
+
+impl Difference {
+    /// The reported test's adjusted p-value and significance: the paired test's when
+    /// there is one.
+    pub fn reported(&self) -> (Option<f64>, bool) {
+        match &self.paired {
+            Some(p) => (p.p_holm, p.significant),
+            None => (self.p_holm, self.significant),
+        }
+    }
 }
 
 /// One figure compared across the rulesets.
@@ -150,9 +178,25 @@ pub fn test(a: &Figure, b: &Figure) -> (&'static str, f64, [f64; 2], f64, f64) {
     }
 }
 
-/// Compares tallies: every figure of the first against the same figure of each other.
+/// How the batches pair with the first: for each other batch, its twins' count, or why
+/// it does not pair.
+pub fn pairing(tallies: &[Tally]) -> Vec<Result<u64, String>> {
+    tallies
+        .iter()
+        .skip(1)
+        .map(|b| Twins::new(&tallies[0], b).map(|t| t.pairs()))
+        .collect()
+}
+
+/// Compares tallies: every figure of the first against the same figure of each other,
+/// unpaired, and paired when the batches pair up.
 pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
     let figs: Vec<Vec<Figure>> = tallies.iter().map(stats::figures).collect();
+    let twins: Vec<Option<Twins<'_>>> = tallies
+        .iter()
+        .skip(1)
+        .map(|b| Twins::new(&tallies[0], b).ok())
+        .collect();
     let mut rows = Vec::new();
     for base in &figs[0] {
         let values: Vec<Figure> = figs
@@ -165,7 +209,8 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
         let differences = values[1..]
             .iter()
             .zip(&names[1..])
-            .map(|(b, name)| {
+            .zip(&twins)
+            .map(|((b, name), twins)| {
                 let (test, d, ci, stat, p) = test(base, b);
                 Difference {
                     ruleset: name.clone(),
@@ -176,6 +221,7 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
                     p: stats::num(p),
                     p_holm: None,
                     significant: false,
+                    paired: twins.as_ref().and_then(|t| t.test(&base.id, base.kind)),
                 }
             })
             .collect();
@@ -199,6 +245,23 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
             d.p_holm = stats::num(p);
             d.significant = p < 0.05;
         }
+    }
+    // The paired tests, adjusted together on their own.
+    let ps: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| &r.differences)
+        .filter_map(|d| d.paired.as_ref())
+        .map(|p| p.p.unwrap_or(f64::NAN))
+        .collect();
+    let mut it = stats::holm(&ps).into_iter();
+    for p in rows
+        .iter_mut()
+        .flat_map(|r| &mut r.differences)
+        .filter_map(|d| d.paired.as_mut())
+    {
+        let adjusted = it.next().unwrap_or(f64::NAN);
+        p.p_holm = stats::num(adjusted);
+        p.significant = adjusted < 0.05;
     }
     rows
 }
@@ -226,7 +289,28 @@ fn signed(x: Option<f64>, kind: Kind) -> String {
     }
 }
 
-/// The comparison as text.
+/// Half the width of an interval, as `±x` (`±x.xxpp` for shares).
+fn half_width(ci: [Option<f64>; 2], kind: Kind) -> String {
+    match ci {
+        [Some(lo), Some(hi)] if kind == Kind::Share => format!("±{:.2}pp", 50.0 * (hi - lo)),
+        [Some(lo), Some(hi)] => format!("±{:.3}", (hi - lo) / 2.0),
+        _ => "-".into(),
+    }
+}
+
+/// An adjusted p-value, then ` *` when significant (two spaces when not, so columns
+/// stay aligned).
+fn p_cell(p: Option<f64>, significant: bool) -> String {
+    format!(
+        "{}{}",
+        p.map_or_else(|| "-".into(), |p| format!("{p:.4}")),
+        if significant { " *" } else { "  " }
+    )
+}
+
+/// The comparison as text. When every batch pairs with the first (same seeds and
+/// players, per-match values kept), the differences shown are the paired ones, with the
+/// unpaired interval's half-width and adjusted p beside them.
 pub fn table(names: &[String], tallies: &[Tally], rows: &[Row]) -> String {
     let mut s = String::new();
     let b = &tallies[0].batch;
@@ -235,25 +319,72 @@ pub fn table(names: &[String], tallies: &[Tally], rows: &[Row]) -> String {
         "{} matches per ruleset, seed {} (the same match seeds under each); home {}, away {}",
         b.games, b.seed, b.home, b.away
     );
-    let _ = writeln!(
-        s,
-        "tests: Welch's t (means), two-proportion z (shares), z on delta-method errors (conversion); p adjusted by Holm over all {} tests; * = adjusted p < 0.05",
-        rows.iter().map(|r| r.differences.len()).sum::<usize>()
-    );
+    let tests = rows.iter().map(|r| r.differences.len()).sum::<usize>();
+    let pairing = pairing(tallies);
+    let paired = pairing.iter().all(Result::is_ok)
+        && rows
+            .iter()
+            .flat_map(|r| &r.differences)
+            .all(|d| d.paired.is_some());
+    if paired {
+        let twins: Vec<u64> = pairing
+            .iter()
+            .filter_map(|p| p.as_ref().ok().copied())
+            .collect();
+        let twins = if twins.iter().all(|t| *t == b.games) {
+            format!("all {} matches have their twin", b.games)
+        } else {
+            let each: Vec<String> = twins
+                .iter()
+                .zip(&names[1..])
+                .map(|(t, n)| format!("{n} {t}"))
+                .collect();
+            format!(
+                "twins of {} matches: {}; a match that failed under either ruleset has none",
+                b.games,
+                each.join(", ")
+            )
+        };
+        let _ = writeln!(
+            s,
+            "paired: match i is played with the same seed and players under each ruleset, so every difference is taken match by match between the twins ({twins})"
+        );
+        let _ = writeln!(
+            s,
+            "tests: paired t (means), McNemar's z (shares), z on paired delta-method terms (conversion); p adjusted by Holm over all {tests} tests; * = adjusted p < 0.05"
+        );
+        let _ = writeln!(
+            s,
+            "unpaired: the batches as independent samples (Welch's t, two-proportion z, delta-method z), for reference: the 95% interval's half-width and p (Holm)"
+        );
+    } else {
+        if let Some(Err(why)) = pairing.iter().find(|p| p.is_err()) {
+            let _ = writeln!(s, "not paired: {why}");
+        }
+        let _ = writeln!(
+            s,
+            "tests: Welch's t (means), two-proportion z (shares), z on delta-method errors (conversion); p adjusted by Holm over all {tests} tests; * = adjusted p < 0.05"
+        );
+    }
     let lw = rows.iter().map(|r| r.label.len()).max().unwrap_or(0).max(6);
     let cw = names.iter().map(String::len).max().unwrap_or(0).max(9);
+    let what = if paired { ", paired" } else { "" };
+    let heads: Vec<String> = names[1..]
+        .iter()
+        .map(|n| format!("{n} - {}{what} (95% CI)", names[0]))
+        .collect();
+    let dw = heads.iter().map(String::len).max().unwrap_or(0).max(30);
     let _ = write!(s, "{:lw$}", "figure");
     for n in names {
         let _ = write!(s, "  {n:>cw$}");
     }
-    for n in &names[1..] {
-        let _ = write!(
-            s,
-            "  {:>30}  {:>8}",
-            format!("{n} - {} (95% CI)", names[0]),
-            "p (Holm)"
-        );
+    for head in &heads {
+        let _ = write!(s, "  {head:>dw$}  {:>10}", "p (Holm)  ");
+        if paired {
+            let _ = write!(s, "  {:>10}  {:>10}", "unpaired", "p (Holm)  ");
+        }
     }
+    s.truncate(s.trim_end().len());
     s.push('\n');
     for r in rows {
         let _ = write!(s, "{:lw$}", r.label);
@@ -261,31 +392,62 @@ pub fn table(names: &[String], tallies: &[Tally], rows: &[Row]) -> String {
             let _ = write!(s, "  {:>cw$}", show(v.value, r.kind));
         }
         for d in &r.differences {
-            let diff = format!(
+            let (diff, ci) = match (&d.paired, paired) {
+                (Some(p), true) => (p.difference, p.ci95),
+                _ => (d.difference, d.ci95),
+            };
+            let (p, sig) = if paired {
+                d.reported()
+            } else {
+                (d.p_holm, d.significant)
+            };
+            let cell = format!(
                 "{} ({} to {})",
-                signed(d.difference, r.kind),
-                signed(d.ci95[0], r.kind),
-                signed(d.ci95[1], r.kind)
+                signed(diff, r.kind),
+                signed(ci[0], r.kind),
+                signed(ci[1], r.kind)
             );
-            let p = d.p_holm.map_or_else(|| "-".into(), |p| format!("{p:.4}"));
-            let _ = write!(
-                s,
-                "  {diff:>30}  {p:>8}{}",
-                if d.significant { " *" } else { "" }
-            );
+            let _ = write!(s, "  {cell:>dw$}  {:>10}", p_cell(p, sig));
+            if paired {
+                let _ = write!(
+                    s,
+                    "  {:>10}  {:>10}",
+                    half_width(d.ci95, r.kind),
+                    p_cell(d.p_holm, d.significant)
+                );
+            }
         }
+        s.truncate(s.trim_end().len());
         s.push('\n');
     }
-    let sig = rows
-        .iter()
-        .flat_map(|r| &r.differences)
-        .filter(|d| d.significant)
-        .count();
-    let _ = writeln!(
+    let _ = writeln!(s, "match length quantiles (turns; 95% CI)");
+    for (n, t) in names.iter().zip(tallies) {
+        let q = balance::quantiles_text(&balance::match_length(t));
+        let _ = writeln!(s, "  {n:cw$}  {q}");
+    }
+    let count = |f: &dyn Fn(&Difference) -> bool| {
+        rows.iter()
+            .flat_map(|r| &r.differences)
+            .filter(|d| f(d))
+            .count()
+    };
+    let sig = count(&|d| {
+        if paired {
+            d.reported().1
+        } else {
+            d.significant
+        }
+    });
+    let _ = write!(
         s,
         "{sig} significant difference{} after Holm's correction",
         if sig == 1 { "" } else { "s" }
     );
+    if paired {
+        let unpaired = count(&|d| d.significant);
+        let _ = write!(s, " (paired tests; unpaired: {unpaired})");
+    }
+    s.push('\n');
     s
 }
 
@@ -297,9 +459,21 @@ struct Json<'a> {
     seed: u64,
     home: &'a str,
     away: &'a str,
+    /// Whether every batch pairs with the first (then each difference has `paired`).
+    paired: bool,
+    /// For each ruleset after the first: its twins with the first (matches played to
+    /// the end under both), or null when it does not pair.
+    twins: Vec<Option<u64>>,
     tests: Tests,
     figures: &'a [Row],
+    match_length: Vec<Length<'a>>,
     tallies: &'a [Tally],
+}
+
+#[derive(Serialize)]
+struct Length<'a> {
+    ruleset: &'a str,
+    quantiles: Vec<Quantile>,
 }
 
 #[derive(Serialize)]
@@ -307,6 +481,9 @@ struct Tests {
     mean: &'static str,
     share: &'static str,
     ratio: &'static str,
+    paired_mean: &'static str,
+    paired_share: &'static str,
+    paired_ratio: &'static str,
     correction: &'static str,
     alpha: f64,
 }
@@ -330,6 +507,7 @@ pub fn run(a: CompareArgs) -> CliResult {
         away: a.away,
         jobs: a.jobs,
         progress: true,
+        per_match: true,
     };
     let mut tallies = Vec::new();
     for (rs, name) in rulesets.iter().zip(&names) {
@@ -338,8 +516,8 @@ pub fn run(a: CompareArgs) -> CliResult {
             title: rs.title.clone(),
             fingerprint: rs.fingerprint.clone(),
             seed,
-            home: a.home.label().into(),
-            away: a.away.label().into(),
+            home: a.home.label(),
+            away: a.away.label(),
             games: a.games,
             shard_count: 1,
             shards: vec![1],
@@ -356,6 +534,7 @@ pub fn run(a: CompareArgs) -> CliResult {
         tallies.push(played.tally);
     }
     let rows = compare(&names, &tallies);
+    let pairing = pairing(&tallies);
     let text = table(&names, &tallies, &rows);
     let mut w = simulate::output(a.out.as_ref())?;
     match a.format {
@@ -369,14 +548,27 @@ pub fn run(a: CompareArgs) -> CliResult {
                 seed,
                 home: &b.home,
                 away: &b.away,
+                paired: pairing.iter().all(Result::is_ok),
+                twins: pairing.iter().map(|p| p.as_ref().ok().copied()).collect(),
                 tests: Tests {
                     mean: "Welch's t test (unequal variances), two-sided",
                     share: "two-proportion z test (pooled), two-sided; interval: unpooled",
                     ratio: "z test on delta-method standard errors, two-sided",
+                    paired_mean: "paired t test on the per-match differences of twins, two-sided",
+                    paired_share: "McNemar's z test (no continuity correction), two-sided; interval: normal, on the per-match differences",
+                    paired_ratio: "z test on the per-match differences of the twins' delta-method terms, two-sided",
                     correction: "Holm over every figure and ruleset pair",
                     alpha: 0.05,
                 },
                 figures: &rows,
+                match_length: names
+                    .iter()
+                    .zip(&tallies)
+                    .map(|(n, t)| Length {
+                        ruleset: n,
+                        quantiles: balance::match_length(t),
+                    })
+                    .collect(),
                 tallies: &tallies,
             };
             let text = serde_json::to_string_pretty(&j).map_err(std::io::Error::other)?;
@@ -385,14 +577,30 @@ pub fn run(a: CompareArgs) -> CliResult {
         StatsFormat::Csv => {
             writeln!(
                 w,
-                "id,label,kind,baseline,ruleset,baseline_value,value,difference,ci95_low,ci95_high,test,p,p_holm,significant"
+                "id,label,kind,baseline,ruleset,baseline_value,value,difference,ci95_low,ci95_high,test,p,p_holm,significant,pairs,paired_difference,paired_ci95_low,paired_ci95_high,paired_test,paired_p,paired_p_holm,paired_significant"
             )?;
             let o = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
             for r in &rows {
                 for (d, v) in r.differences.iter().zip(&r.values[1..]) {
+                    let paired = d.paired.as_ref().map_or_else(
+                        || ",,,,,,,".to_string(),
+                        |p| {
+                            format!(
+                                "{},{},{},{},{},{},{},{}",
+                                p.pairs,
+                                o(p.difference),
+                                o(p.ci95[0]),
+                                o(p.ci95[1]),
+                                p.test,
+                                o(p.p),
+                                o(p.p_holm),
+                                p.significant
+                            )
+                        },
+                    );
                     writeln!(
                         w,
-                        "{},\"{}\",{:?},{},{},{},{},{},{},{},{},{},{},{}",
+                        "{},\"{}\",{:?},{},{},{},{},{},{},{},{},{},{},{},{paired}",
                         r.id,
                         r.label,
                         r.kind,
@@ -410,6 +618,25 @@ pub fn run(a: CompareArgs) -> CliResult {
                     )?;
                 }
             }
+            // Match length quantiles: values and their difference, no test.
+            let base = balance::match_length(&tallies[0]);
+            for (n, t) in names.iter().zip(&tallies).skip(1) {
+                for (qa, qb) in base.iter().zip(balance::match_length(t)) {
+                    let q = |x: Option<u32>| x.map_or_else(String::new, |v| v.to_string());
+                    let d = qa.turns.zip(qb.turns).map_or_else(String::new, |(x, y)| {
+                        (i64::from(y) - i64::from(x)).to_string()
+                    });
+                    writeln!(
+                        w,
+                        "turns_q{},\"match length, {} quantile (turns)\",Quantile,{},{n},{},{},{d},,,,,,,,,,,,,,",
+                        (qa.p * 100.0).round(),
+                        qa.label(),
+                        names[0],
+                        q(qa.turns),
+                        q(qb.turns)
+                    )?;
+                }
+            }
         }
     }
     w.flush()?;
@@ -419,7 +646,7 @@ pub fn run(a: CompareArgs) -> CliResult {
             .map(|r| crate::report::CompareRow {
                 figures: r.values.iter().collect(),
                 adjusted: std::iter::once(None)
-                    .chain(r.differences.iter().map(|d| d.p_holm))
+                    .chain(r.differences.iter().map(|d| d.reported().0))
                     .collect(),
             })
             .collect();
@@ -427,4 +654,58 @@ pub fn run(a: CompareArgs) -> CliResult {
         crate::report::write_comparison(path, &refs, &tallies, &rrows, &text)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AgentKind;
+
+    fn batch(rs: &fuba_engine::ruleset::Ruleset, seed: u64, per_match: bool) -> Tally {
+        let b = Batch {
+            ruleset: rs.name.clone(),
+            title: rs.title.clone(),
+            fingerprint: rs.fingerprint.clone(),
+            seed,
+            home: "random".into(),
+            away: "random".into(),
+            games: 12,
+            shard_count: 1,
+            shards: vec![1],
+        };
+        let plan = Plan {
+            home: AgentKind::Random,
+            away: AgentKind::Random,
+            jobs: Some(1),
+            progress: false,
+            per_match,
+        };
+        simulate::play_batch(rs, b, &plan).expect("played").tally
+    }
+
+    /// Batches that do not pair (per-match values not kept, other seeds) are compared as
+    /// independent samples only; twins are compared match by match.
+    #[test]
+    fn unpaired_batches_fall_back_to_the_unpaired_tests() {
+        let rs = crate::editions::load_rules_with("original", &[]).expect("original");
+        let names = vec!["a".to_string(), "b".to_string()];
+        let twins = [batch(&rs, 1, true), batch(&rs, 1, true)];
+        let rows = compare(&names, &twins);
+        assert!(rows.iter().all(|r| r.differences[0].paired.is_some()));
+        assert!(table(&names, &twins, &rows).contains("\npaired: "));
+
+        for (other, why) in [
+            (batch(&rs, 1, false), "the per-match values were not kept"),
+            (batch(&rs, 2, true), "different seeds: 1 and 2"),
+        ] {
+            let pair = [twins[0].clone(), other];
+            let rows = compare(&names, &pair);
+            assert!(rows.iter().all(|r| r.differences[0].paired.is_none()));
+            let goals = &rows[0].differences[0];
+            assert_eq!((goals.test, goals.reported().0), ("welch t", goals.p_holm));
+            let text = table(&names, &pair, &rows);
+            assert!(text.contains(&format!("not paired: {why}")), "{text}");
+            assert!(text.contains("tests: Welch's t"), "{text}");
+        }
+    }
 }

@@ -1,12 +1,13 @@
 //! `--report FILE.html`: one self-contained HTML page (no network, no scripts) with
-//! hand-written SVG charts: the goals distribution, the figures with their 95% intervals,
-//! and the rules coverage. Every number drawn is also written as text in the page.
+//! hand-written SVG charts: the goals distribution, the figures with their 95% intervals
+//! (the balance figures among them), the match length quantiles and the rules coverage.
+//! Every number drawn is also written as text in the page.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::CliError;
-use crate::stats::{self, Figure, Tally};
+use crate::stats::{self, Figure, Tally, balance};
 
 const COLOURS: [&str; 6] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
@@ -258,6 +259,33 @@ fn figures_table(t: &Tally) -> String {
     s
 }
 
+/// The match length quantiles of each batch, with their 95% intervals.
+fn length_table(tallies: &[(&str, &Tally)]) -> String {
+    let mut s = String::from(
+        "<h2>Match length (turns)</h2>\n<p>Quantiles of the turns per match, all halves, with distribution-free 95% intervals.</p>\n<table>\n<tr><th>ruleset</th>",
+    );
+    for p in balance::QUANTILES {
+        let _ = write!(s, "<th>{}%</th>", (p * 100.0).round());
+    }
+    s.push_str("</tr>\n");
+    let show = |x: Option<u32>| x.map_or_else(|| "-".into(), |v| v.to_string());
+    for (name, t) in tallies {
+        let _ = write!(s, "<tr><td>{}</td>", esc(name));
+        for q in balance::match_length(t) {
+            let _ = write!(
+                s,
+                "<td>{} ({} – {})</td>",
+                show(q.turns),
+                show(q.ci95[0]),
+                show(q.ci95[1])
+            );
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</table>\n");
+    s
+}
+
 fn batch_line(t: &Tally) -> String {
     let b = &t.batch;
     format!(
@@ -298,6 +326,7 @@ pub fn simulation_html(t: &Tally) -> String {
     body.push_str(&goals_chart(&[(&t.batch.ruleset, t)]));
     body.push_str("<h2>Figures</h2>\n");
     body.push_str(&figures_table(t));
+    body.push_str(&length_table(&[(&t.batch.ruleset, t)]));
     body.push_str(&counted_section(&[(&t.batch.ruleset, t)]));
     body.push_str(&coverage_section(t));
     page(&format!("fuba simulate: {}", t.batch.ruleset), &body)
@@ -312,7 +341,8 @@ pub fn write_simulation(path: &Path, t: &Tally) -> Result<(), CliError> {
 pub struct CompareRow<'a> {
     /// The figure under each ruleset.
     pub figures: Vec<&'a Figure>,
-    /// Holm-adjusted p-value of each ruleset against the first (None for the first).
+    /// Holm-adjusted p-value of each ruleset against the first (None for the first): the
+    /// paired test's when the batches pair up.
     pub adjusted: Vec<Option<f64>>,
 }
 
@@ -398,6 +428,7 @@ pub fn comparison_html(
     body.push_str("<h2>Figures (dot: value, line: 95% interval; * significant after Holm)</h2>\n");
     body.push_str(&compare_chart(names, rows));
     let _ = writeln!(body, "<pre>{}</pre>", esc(table));
+    body.push_str(&length_table(&pairs));
     body.push_str(&counted_section(&pairs));
     for (n, t) in names.iter().zip(tallies) {
         let _ = writeln!(body, "<h2>{}</h2>", esc(n));

@@ -19,6 +19,7 @@ use indexmap::IndexMap;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use crate::stats::balance::{self, Quantile};
 use crate::stats::{self, Batch, Figure, Kind, Tally};
 use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
 
@@ -126,6 +127,8 @@ pub struct Plan {
     pub jobs: Option<u16>,
     /// Show a progress bar on a terminal.
     pub progress: bool,
+    /// Keep every match's values by match index (for a paired comparison).
+    pub per_match: bool,
 }
 
 /// A played batch: the tally, the seconds it took and on how many threads.
@@ -171,7 +174,10 @@ pub fn play_batch(rs: &Ruleset, batch: Batch, plan: &Plan) -> Result<Played, Cli
     let next = AtomicU64::new(0);
     let start = Instant::now();
     let seed = batch.seed;
-    let empty = Tally::new(rs, batch);
+    let mut empty = Tally::new(rs, batch);
+    if plan.per_match {
+        empty = empty.keep_per_match();
+    }
     let parts = pool.broadcast(|_| {
         let mut acc = empty.clone();
         loop {
@@ -206,7 +212,7 @@ fn play_one(rs: &Ruleset, plan: &Plan, batch: u64, index: u64, acc: &mut Tally) 
     let away = make_agent(plan.away, rs, seed, 1);
     let mut m = Game::new(rs, seed, Box::new(SeededDice::new(seed)), home, away);
     match m.play() {
-        Ok(o) => acc.add_match(rs, &o, &m.m.counters),
+        Ok(o) => acc.add_match(rs, index, &o, &m.m.counters),
         Err(e) => acc.add_failure(index, seed, e.to_string()),
     }
 }
@@ -232,8 +238,8 @@ pub fn run(a: SimulateArgs) -> CliResult {
         title: rs.title.clone(),
         fingerprint: rs.fingerprint.clone(),
         seed,
-        home: a.home.label().into(),
-        away: a.away.label().into(),
+        home: a.home.label(),
+        away: a.away.label(),
         games: a.games,
         shard_count: shard.n,
         shards: vec![shard.k],
@@ -243,6 +249,7 @@ pub fn run(a: SimulateArgs) -> CliResult {
         away: a.away,
         jobs: a.jobs,
         progress: true,
+        per_match: false,
     };
     let played = play_batch(&rs, batch, &plan)?;
     let timing = Timing {
@@ -346,6 +353,7 @@ struct Report<'r> {
     home_goals_per_match: Stat,
     away_goals_per_match: Stat,
     results: Results,
+    balance: Balance,
     shots_per_match: Option<Stat>,
     conversion: Option<f64>,
     figures_per_match: IndexMap<&'r str, Stat>,
@@ -371,6 +379,45 @@ struct Stat {
     sd: Option<f64>,
     ci95: [Option<f64>; 2],
     total: i64,
+}
+
+/// The balance figures (see [`crate::stats::balance`]).
+#[derive(Serialize)]
+struct Balance {
+    /// Home goals minus away goals per match.
+    home_advantage: Stat,
+    /// Who the kick-off team is.
+    kickoff_team: &'static str,
+    /// Kick-off team's goals minus the other team's per match.
+    kickoff_advantage: Stat,
+    /// Share of matches the kick-off team won.
+    kickoff_win: Share,
+    /// Share of matches the kick-off team lost.
+    kickoff_loss: Share,
+    /// Turns per match (all halves).
+    match_length: Length,
+}
+
+#[derive(Serialize)]
+struct Share {
+    count: u64,
+    share: Option<f64>,
+    ci95: [Option<f64>; 2],
+}
+
+#[derive(Serialize)]
+struct Length {
+    #[serde(flatten)]
+    mean: Stat,
+    quantiles: Vec<Quantile>,
+}
+
+fn share_of(figs: &[Figure], id: &str) -> Option<Share> {
+    figs.iter().find(|f| f.id == id).map(|f| Share {
+        count: f.count.unwrap_or(0),
+        share: f.value,
+        ci95: f.ci95,
+    })
 }
 
 #[derive(Serialize)]
@@ -429,6 +476,19 @@ fn to_json(t: &Tally, timing: Option<Timing>) -> io::Result<String> {
             home_share: share(0),
             away_share: share(1),
             draw_share: share(2),
+        },
+        balance: Balance {
+            home_advantage: stat(&figs, "home_advantage", total("home_advantage"))
+                .expect("home advantage"),
+            kickoff_team: "the team controlling the ball when the first turn of the match began",
+            kickoff_advantage: stat(&figs, "kickoff_advantage", total("kickoff_advantage"))
+                .expect("kick-off advantage"),
+            kickoff_win: share_of(&figs, "kickoff_win").expect("kick-off wins"),
+            kickoff_loss: share_of(&figs, "kickoff_loss").expect("kick-off losses"),
+            match_length: Length {
+                mean: stat(&figs, "turns", total("turns")).expect("turns"),
+                quantiles: balance::match_length(t),
+            },
         },
         shots_per_match: t
             .figures
@@ -516,6 +576,10 @@ fn write_table(
         .max(18);
     for f in &figs {
         writeln!(out, "{:w$} {}", f.label, describe(f))?;
+        if f.id == "turns" {
+            let q = balance::quantiles_text(&balance::match_length(t));
+            writeln!(out, "{:w$} {q}", "match length quantiles")?;
+        }
     }
     let dist = stats::goals_distribution(t);
     let cells: Vec<String> = dist
@@ -630,6 +694,21 @@ fn write_csv(out: &mut dyn Write, t: &Tally) -> io::Result<()> {
             show(f.sd),
             show(f.ci95[0]),
             show(f.ci95[1])
+        )?;
+    }
+    // Match length quantiles, with their order-statistic intervals.
+    for q in balance::match_length(t) {
+        let show = |x: Option<u32>| x.map_or_else(String::new, |v| v.to_string());
+        writeln!(
+            out,
+            "{},{},{},quantile,{},{},,{},{}",
+            csv_field(&t.batch.ruleset),
+            format_args!("turns_q{}", (q.p * 100.0).round()),
+            csv_field(&format!("match length, {} quantile (turns)", q.label())),
+            t.games,
+            show(q.turns),
+            show(q.ci95[0]),
+            show(q.ci95[1])
         )?;
     }
     // Breakdown figures: one row per value seen, its total over the batch.

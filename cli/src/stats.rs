@@ -4,6 +4,9 @@
 //! added in any order, on any number of threads or machines, are exactly the same; the
 //! figures (means, shares, intervals) are computed from the tallies at the end. A tally is
 //! written into the JSON output (`tallies`), which is how `fuba merge` adds up shards.
+//!
+//! For a paired comparison (`fuba compare`) a tally can also keep every match's values by
+//! match index ([`Tally::keep_per_match`], [`paired`]); those stay in memory.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -13,6 +16,13 @@ use fuba_engine::ruleset::Ruleset;
 use fuba_engine::vm::Counters;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
+
+pub mod balance;
+mod dist;
+pub mod paired;
+
+pub use dist::{holm, t_quantile_975, t_two_sided, z_two_sided};
+use paired::PerMatch;
 
 /// The z value of a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -116,8 +126,15 @@ pub struct Tally {
     pub games: u64,
     /// Home wins, away wins, draws.
     pub results: [u64; 3],
+    /// Wins, losses and draws of the kick-off team: the team controlling the ball when
+    /// the first turn of the match began.
+    #[serde(default)]
+    pub kickoff_results: [u64; 3],
     /// Matches with 0, 1, ... 9 and 10 or more goals.
     pub goals_hist: Vec<u64>,
+    /// Matches by their length in turns (all halves): how many lasted each length seen.
+    #[serde(default)]
+    pub turns_hist: BTreeMap<u32, u64>,
     /// Per-match engine figures: goals, possession changes, turns and clock per half...
     pub engine: IndexMap<String, Moments>,
     /// Per-match figures of the ruleset's [figures] table.
@@ -137,9 +154,22 @@ pub struct Tally {
     pub counted_by: BTreeMap<String, BTreeMap<String, u64>>,
     /// Failed matches, by index.
     pub failures: Vec<Failure>,
+    /// Every match's values by match index, when kept ([`Tally::keep_per_match`]): at
+    /// most one row per match of the batch. Kept in memory only, never written.
+    #[serde(skip)]
+    pub per_match: Option<PerMatch>,
     /// Options picked, by decision and label symbol, until [`Tally::finish`].
     #[serde(skip)]
     arm_syms: HashMap<(u32, u32), u64>,
+}
+
+/// Where a result goes in `[won, lost, drawn]`, by the goal difference.
+fn result_slot(difference: i64) -> usize {
+    match difference.cmp(&0) {
+        std::cmp::Ordering::Greater => 0,
+        std::cmp::Ordering::Less => 1,
+        std::cmp::Ordering::Equal => 2,
+    }
 }
 
 /// The coverage label of each table row, procedure and trigger, in the order tallied.
@@ -171,14 +201,22 @@ impl Tally {
                 engine.insert(format!("{k}_half_{h}"), Moments::default());
             }
         }
-        for k in ["choices", "dice"] {
+        for k in [
+            "choices",
+            "dice",
+            "home_advantage",
+            "kickoff_advantage",
+            "turns",
+        ] {
             engine.insert(k.to_string(), Moments::default());
         }
         Tally {
             batch,
             games: 0,
             results: [0; 3],
+            kickoff_results: [0; 3],
             goals_hist: vec![0; GOAL_BUCKETS],
+            turns_hist: BTreeMap::new(),
             engine,
             figures: rs
                 .figures
@@ -195,41 +233,53 @@ impl Tally {
                 .map(|b| (b.name.clone(), BTreeMap::new()))
                 .collect(),
             failures: Vec::new(),
+            per_match: None,
             arm_syms: HashMap::new(),
         }
     }
 
-    /// Adds a match played to the end.
-    pub fn add_match(&mut self, rs: &Ruleset, o: &Outcome, c: &Counters) {
+    /// Keeps every match's values by match index from now on, so that the matches of two
+    /// batches played with the same seeds and players can be compared pair by pair.
+    pub fn keep_per_match(mut self) -> Self {
+        self.per_match = Some(PerMatch::default());
+        self
+    }
+
+    /// Adds match `index` of the batch, played to the end.
+    pub fn add_match(&mut self, rs: &Ruleset, index: u64, o: &Outcome, c: &Counters) {
         self.games += 1;
         let [h, a] = o.score;
         let goals = h + a;
-        self.results[match h.cmp(&a) {
-            std::cmp::Ordering::Greater => 0,
-            std::cmp::Ordering::Less => 1,
-            std::cmp::Ordering::Equal => 2,
-        }] += 1;
+        self.results[result_slot(h - a)] += 1;
         self.goals_hist[(goals.max(0) as usize).min(GOAL_BUCKETS - 1)] += 1;
-        let e = &mut self.engine;
-        let mut i = 0;
-        let mut put = |x: i64| {
-            if let Some((_, m)) = e.get_index_mut(i) {
-                m.add(x);
-            }
-            i += 1;
+        // The kick-off team's goals minus the other team's (home's when no turn began).
+        let kickoff = if o.first_owner == Some(1) {
+            a - h
+        } else {
+            h - a
         };
-        put(goals);
-        put(h);
-        put(a);
-        put(i64::from(c.control_changes));
+        self.kickoff_results[result_slot(kickoff)] += 1;
+        let turns: u32 = o.turns.iter().sum();
+        *self.turns_hist.entry(turns).or_insert(0) += 1;
+        // The match's values, in the order of `engine` then `figures`.
+        let mut row = Vec::with_capacity(self.engine.len() + self.figures.len());
+        row.extend([goals, h, a, i64::from(c.control_changes)]);
         for half in 0..rs.halves as usize {
-            put(o.turns.get(half).map_or(0, |t| i64::from(*t)));
+            row.push(o.turns.get(half).map_or(0, |t| i64::from(*t)));
             let [start, end] = o.clocks.get(half).copied().unwrap_or_default();
-            put(end.minute - start.minute + 1 + end.added);
-            put(end.added);
+            row.push(end.minute - start.minute + 1 + end.added);
+            row.push(end.added);
         }
-        put(i64::from(c.choices));
-        put(i64::from(c.dice));
+        row.extend([
+            i64::from(c.choices),
+            i64::from(c.dice),
+            h - a,
+            kickoff,
+            i64::from(turns),
+        ]);
+        for ((_, m), x) in self.engine.iter_mut().zip(&row) {
+            m.add(*x);
+        }
         let mut shots = None;
         for ((name, m), (_, kinds)) in self.figures.iter_mut().zip(&rs.figures) {
             let n: i64 = kinds
@@ -237,9 +287,13 @@ impl Tally {
                 .map(|k| i64::from(c.emits.get(*k as usize).copied().unwrap_or(0)))
                 .sum();
             m.add(n);
+            row.push(n);
             if name == "shots" {
                 shots = Some(n);
             }
+        }
+        if let Some(pm) = &mut self.per_match {
+            pm.push(index, row);
         }
         self.goals_x_shots += goals * shots.unwrap_or(0);
         if o.ending == Ending::Runaway {
@@ -278,6 +332,9 @@ impl Tally {
                 .or_insert(0) += n;
         }
         self.failures.sort_by_key(|f| f.index);
+        if let Some(pm) = &mut self.per_match {
+            pm.sort();
+        }
     }
 
     /// Adds the tally of other matches of the same batch (another worker's share, or
@@ -287,9 +344,23 @@ impl Tally {
         for (a, b) in self.results.iter_mut().zip(o.results) {
             *a += b;
         }
+        for (a, b) in self.kickoff_results.iter_mut().zip(o.kickoff_results) {
+            *a += b;
+        }
         for (a, b) in self.goals_hist.iter_mut().zip(&o.goals_hist) {
             *a += b;
         }
+        for (k, n) in o.turns_hist {
+            *self.turns_hist.entry(k).or_insert(0) += n;
+        }
+        // Per-match values stay only when both sides kept them.
+        self.per_match = match (self.per_match.take(), o.per_match) {
+            (Some(mut a), Some(b)) => {
+                a.absorb(b);
+                Some(a)
+            }
+            _ => None,
+        };
         for ((_, a), (_, b)) in self.engine.iter_mut().zip(&o.engine) {
             a.merge(b);
         }
@@ -375,11 +446,12 @@ impl Tally {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
-    /// A mean per match: t interval, Welch's t test.
+    /// A mean per match: t interval, Welch's t test (paired: paired t test).
     Mean,
-    /// A share of matches: Wilson interval, two-proportion z test.
+    /// A share of matches: Wilson interval, two-proportion z test (paired: McNemar's).
     Share,
-    /// A ratio of two per-match sums: delta-method interval, z test.
+    /// A ratio of two per-match sums: delta-method interval, z test (paired: z on the
+    /// per-match differences of the delta-method terms).
     Ratio,
 }
 
@@ -486,13 +558,17 @@ fn engine_label(id: &str) -> String {
         "possession_changes" => "possession changes",
         "choices" => "choices made",
         "dice" => "dice rolled",
+        "home_advantage" => "home advantage (goal difference)",
+        "kickoff_advantage" => "kick-off advantage (goal difference)",
+        "turns" => "match length (turns)",
         other => other,
     }
     .to_string()
 }
 
-/// The figures of a tally, in a fixed order: goals, results, shots and conversion,
-/// possession, the ruleset's figures, turns and minutes per half, choices and dice.
+/// The figures of a tally, in a fixed order: goals, results, the balance figures (home
+/// and kick-off advantage, match length), shots and conversion, possession, the
+/// ruleset's figures, turns and minutes per half, choices and dice.
 pub fn figures(t: &Tally) -> Vec<Figure> {
     let mut out = Vec::new();
     let n = t.games;
@@ -510,6 +586,7 @@ pub fn figures(t: &Tally) -> Vec<Figure> {
     {
         out.push(share_figure(id.into(), label.into(), t.results[i], n));
     }
+    out.extend(balance::figures(t));
     if let Some(s) = t.figures.get("shots") {
         out.push(mean_figure(
             "figures.shots".into(),
@@ -587,155 +664,9 @@ pub fn goals_distribution(t: &Tally) -> Vec<Figure> {
         .collect()
 }
 
-// ------------------------------------------------------------------------- distributions
-
-/// ln Γ(x), Lanczos approximation (g = 7, n = 9), |error| < 1e-14 for x > 0.
-fn ln_gamma(x: f64) -> f64 {
-    const C: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        return (std::f64::consts::PI / (std::f64::consts::PI * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut a = C[0];
-    let t = x + 7.5;
-    for (i, c) in C.iter().enumerate().skip(1) {
-        a += c / (x + i as f64);
-    }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
-}
-
-/// The regularized incomplete beta function I_x(a, b) (continued fraction, Lentz).
-pub fn inc_beta(a: f64, b: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
-    }
-    if x >= 1.0 {
-        return 1.0;
-    }
-    let front =
-        (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln()).exp();
-    if x > (a + 1.0) / (a + b + 2.0) {
-        return 1.0 - inc_beta(b, a, 1.0 - x);
-    }
-    let tiny = 1e-300;
-    let mut c = 1.0;
-    let mut d = 1.0 - (a + b) * x / (a + 1.0);
-    if d.abs() < tiny {
-        d = tiny;
-    }
-    d = 1.0 / d;
-    let mut f = d;
-    for m in 1..300 {
-        let m = f64::from(m);
-        let even = m * (b - m) * x / ((a + 2.0 * m - 1.0) * (a + 2.0 * m));
-        let odd = -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 2.0 * m + 1.0));
-        for num in [even, odd] {
-            d = 1.0 + num * d;
-            if d.abs() < tiny {
-                d = tiny;
-            }
-            c = 1.0 + num / c;
-            if c.abs() < tiny {
-                c = tiny;
-            }
-            d = 1.0 / d;
-            f *= d * c;
-        }
-        if (d * c - 1.0).abs() < 1e-15 {
-            break;
-        }
-    }
-    front * f / a
-}
-
-/// The two-sided p-value of Student's t with `df` degrees of freedom.
-pub fn t_two_sided(t: f64, df: f64) -> f64 {
-    if !t.is_finite() || !df.is_finite() || df <= 0.0 {
-        return if t.is_infinite() { 0.0 } else { f64::NAN };
-    }
-    inc_beta(df / 2.0, 0.5, df / (df + t * t))
-}
-
-/// The two-sided p-value of a standard normal z.
-pub fn z_two_sided(z: f64) -> f64 {
-    if z.is_nan() {
-        return f64::NAN;
-    }
-    erfc(z.abs() / std::f64::consts::SQRT_2)
-}
-
-/// erfc(x) for x ≥ 0 (Numerical Recipes' Chebyshev fit; relative error < 1.2e-7).
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 { r } else { 2.0 - r }
-}
-
-/// The 97.5% quantile of Student's t with `df` degrees of freedom (bisection on the CDF).
-pub fn t_quantile_975(df: f64) -> f64 {
-    if df > 1e6 {
-        return Z95;
-    }
-    let (mut lo, mut hi) = (0.0, 1000.0);
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if t_two_sided(mid, df) > 0.05 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
-}
-
-/// Holm's step-down adjustment of p-values (NaN stays NaN and is not counted).
-pub fn holm(p: &[f64]) -> Vec<f64> {
-    let mut idx: Vec<usize> = (0..p.len()).filter(|i| p[*i].is_finite()).collect();
-    idx.sort_by(|a, b| p[*a].total_cmp(&p[*b]));
-    let m = idx.len();
-    let mut out = vec![f64::NAN; p.len()];
-    let mut run: f64 = 0.0;
-    for (rank, i) in idx.into_iter().enumerate() {
-        run = run.max(((m - rank) as f64 * p[i]).min(1.0));
-        out[i] = run;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn student_t_matches_tables() {
-        // t(0.975) for 1, 10 and 100 degrees of freedom.
-        assert!((t_quantile_975(1.0) - 12.706_2).abs() < 1e-3);
-        assert!((t_quantile_975(10.0) - 2.228_1).abs() < 1e-3);
-        assert!((t_quantile_975(100.0) - 1.984_0).abs() < 1e-3);
-        assert!((z_two_sided(1.959_964) - 0.05).abs() < 1e-6);
-        assert!((t_two_sided(2.0, 5.0) - 0.101_9).abs() < 1e-3);
-    }
 
     #[test]
     fn wilson_matches_a_worked_example() {
@@ -746,15 +677,6 @@ mod tests {
             "{lo} {hi}"
         );
         assert_eq!(wilson(0, 10, Z95).0, 0.0);
-    }
-
-    #[test]
-    fn holm_adjusts_step_down() {
-        let a = holm(&[0.01, 0.04, 0.03, f64::NAN]);
-        assert!((a[0] - 0.03).abs() < 1e-12);
-        assert!((a[2] - 0.06).abs() < 1e-12);
-        assert!((a[1] - 0.06).abs() < 1e-12);
-        assert!(a[3].is_nan());
     }
 
     #[test]

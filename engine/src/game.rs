@@ -32,6 +32,9 @@ pub struct Outcome {
     /// The clock when each half's turns began (after its start procedure) and when the
     /// half ended, stoppage included.
     pub clocks: Vec<[Clock; 2]>,
+    /// The team controlling the ball when the first turn began (None when no turn was
+    /// played: a scenario's procedures, or a turn cap of 0).
+    pub first_owner: Option<crate::value::Team>,
 }
 
 /// Where the match is, between stages: a callback can look at the state.

@@ -108,6 +108,8 @@ pub struct Match<'a> {
     pub(crate) running_root: bool,
     /// A half hit the turn cap.
     pub(crate) runaway: bool,
+    /// The team controlling the ball when the first turn began.
+    pub(crate) first_owner: Option<Team>,
 }
 
 impl Clone for Match<'_> {
@@ -151,6 +153,7 @@ impl Clone for Match<'_> {
             failed: self.failed.clone(),
             running_root: self.running_root,
             runaway: self.runaway,
+            first_owner: self.first_owner,
         }
     }
 }
@@ -201,6 +204,7 @@ impl<'a> Match<'a> {
             failed: None,
             running_root: false,
             runaway: false,
+            first_owner: None,
         }
     }
 

@@ -116,6 +116,7 @@ impl<'a> Match<'a> {
             Schedule::Turns(_) => Phase::Turn(0, 0),
             Schedule::Call(..) => Phase::Call(false),
         };
+        self.first_owner = None;
         self.schedule = Arc::new(s);
     }
 
@@ -214,6 +215,9 @@ impl<'a> Match<'a> {
                 }
                 self.st.turn += 1;
                 self.st.turns_total += 1;
+                if self.first_owner.is_none() {
+                    self.first_owner = Some(self.st.ball_owner);
+                }
                 self.st.reset_turn_vars(rs);
                 self.stage = None;
                 self.emit_event(EventKind::TurnStart);
@@ -263,6 +267,9 @@ impl<'a> Match<'a> {
                     return Ok(());
                 }
                 if i == 0 {
+                    if self.first_owner.is_none() {
+                        self.first_owner = Some(self.st.ball_owner);
+                    }
                     self.st.reset_turn_vars(rs);
                 }
                 match rs.stages.get(i as usize) {
@@ -315,6 +322,7 @@ impl<'a> Match<'a> {
                 Ending::FullTime
             },
             clocks: self.clocks.clone(),
+            first_owner: self.first_owner,
         });
         self.stage = None;
         self.phase = Phase::Over;
