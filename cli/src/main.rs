@@ -99,8 +99,8 @@ enum Command {
     /// The same matches under two or more rulesets: figures side by side, with tests.
     #[command(after_long_help = COMPARE_EXAMPLES)]
     Compare(compare::CompareArgs),
-    /// Exact probabilities of the dice tables and checks, by enumeration.
-    #[command(after_long_help = ODDS_EXAMPLES)]
+    /// Exact odds of what follows a position, by enumerating every outcome of the dice.
+    #[command(long_about = ODDS_ABOUT, after_long_help = ODDS_EXAMPLES)]
     Odds(odds::OddsArgs),
     /// Play a recorded match again and show the first event that differs.
     #[command(long_about = REPLAY_ABOUT, after_long_help = REPLAY_EXAMPLES)]
@@ -196,12 +196,40 @@ Examples:
 
 Exit codes: 0 compared; 1 a ruleset has errors; 2 usage error.";
 
+const ODDS_ABOUT: &str = "\
+Exact odds of what follows a position, by enumerating every outcome of the dice.
+
+From the position of a scenario file (--scenario FILE; format: docs/scenarios.md) the
+match is copied at every roll for each outcome of the dice, with its exact probability,
+and followed to the stop: where the scenario's run ends, or --until STAGE (when that stage
+has finished) or --until turn-end; a path also ends at the first event of a kind given by
+--stop-at (or the position's [odds] stop_at), before a set piece's setup, say. Decisions
+are the scenario's scripted choices where they are legal, the rest the --policy's:
+random (every legal option equally likely) or heuristic (the options with the best
+`prefer` score, ties equally likely) - both exact - or scripted (none: an error).
+
+What a path ends in is summed up - the team with the ball, its area and value, the goals,
+the ruleset's [figures] counted on the way, and the variables asked for with --var - and
+identical outcomes are merged. Every probability is a reduced fraction (no rounding; they
+sum to exactly 1) with its decimal. More than --max-nodes branches is an error that says
+where to stop earlier.
+
+Without --scenario: the chance of every row of every dice table, then the same for the
+ruleset's canonical positions, the scenario files in the folder STEM/odds/ beside its
+file STEM.toml (or beside the file of a ruleset it extends). docs/odds.md has the
+details.";
+
 const ODDS_EXAMPLES: &str = "\
 Examples:
-  fuba odds original
-  fuba odds rulesets/2024.toml --format json | jq '.tables[].rows[] | {key, p}'
+  fuba odds original                       # dice tables and the canonical positions
+  fuba odds my-rules.toml                  # the same positions under a house rule
+  fuba odds 2024 --scenario rulesets/2024/odds/shot.toml
+  fuba odds original --scenario my-position.toml --until control_check --policy random
+  fuba odds 2024 --scenario rulesets/2024/odds/momentum.toml --var actions --format csv
+  fuba odds original --scenario my-position.toml --stop-at goal --format json | jq '.positions[0].goals'
 
-Exit codes: 0 printed; 1 the ruleset has errors; 2 usage error.";
+Exit codes: 0 printed; 1 the ruleset has errors, a position cannot be set up or
+enumerated (a rule error, more outcomes than --max-nodes); 2 usage error.";
 
 const REPLAY_ABOUT: &str = "\
 Play a recorded match again and show the first event that differs.

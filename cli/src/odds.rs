@@ -1,40 +1,133 @@
-//! `fuba odds RULES`: exact probabilities by enumerating the dice, not by sampling.
+//! `fuba odds`: exact probabilities by enumerating the dice, never by sampling.
 //!
-//! Every dice table of the ruleset is read from its domain (d6: six faces, 2d6: the 36
-//! ordered pairs summed, d66: the 36 ordered pairs) and each row's chance is the number of
-//! outcomes it covers over the number of outcomes. Two grids are computed for a single d6
-//! against a threshold, the way the original rulebook's checks are made (the assumption
-//! is printed with them): the control check (keep when d + modifier > ball value, a tie
-//! when equal) and the goal attempt (score when the die reaches the required result; a
-//! required result above 6 is a difficult attempt that needs 6 then 6).
+//! From a position (`--scenario FILE`, a scenario file: docs/scenarios.md) every outcome of
+//! every roll is followed to the stop asked for, decisions taken by the scenario's script
+//! or by a policy, and the distribution of what follows is printed exactly
+//! ([`fuba_engine::odds`], docs/odds.md). Without `--scenario`, every dice table of the
+//! ruleset is read from its domain (d6: six faces, 2d6: the 36 ordered pairs summed, d66:
+//! the 36 ordered pairs; each row's chance is the outcomes it covers over all outcomes),
+//! then the ruleset's canonical positions are enumerated the same way: the scenario files
+//! in the folder `STEM/odds/` beside the ruleset file `STEM.toml`, or beside a ruleset it
+//! extends (see [`position_files`]).
 
-use std::fmt::Write as _;
+#[path = "odds_show.rs"]
+mod show;
 
-use clap::Args;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use fuba_engine::odds::{self, Cut, OddsError, Policy, Settings, Until};
 use fuba_engine::ruleset::{Domain, Ruleset};
+use fuba_engine::scenario::Scenario;
 use serde::Serialize;
 
 use crate::simulate::{self, StatsFormat};
-use crate::{CliResult, load_rules};
+use crate::{CliError, CliResult, editions};
 
 /// Options of `fuba odds`.
 #[derive(Args, Debug)]
 pub struct OddsArgs {
-    /// The ruleset: a built-in edition name or the path of a ruleset file.
-    #[arg(value_name = "EDITION|PATH", default_value = "original")]
-    pub rules: String,
-    /// The table rolled on a tie of the control check (per-turn chance of each entry).
-    #[arg(long, value_name = "TABLE", default_value = "special_event")]
-    pub on_tie: String,
+    /// The ruleset: a built-in edition name or the path of a ruleset file. With
+    /// `--scenario` it may be left out: the scenario's own `rules` are used.
+    #[arg(value_name = "EDITION|PATH", required_unless_present = "scenario")]
+    pub rules: Option<String>,
+    /// The position: a scenario file (docs/scenarios.md). Its position and run are used;
+    /// its scripted choices are taken where they are legal, its dice are not (every roll
+    /// is enumerated) and its expectations are not checked.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+    /// Where to stop: when this stage (or procedure of the run) has finished, or at
+    /// `turn-end` (the turn's last stage, or a rule ending the turn). Default: the
+    /// position's `[odds] until`, else where the scenario's run ends.
+    #[arg(long, value_name = "STAGE|turn-end")]
+    pub until: Option<String>,
+    /// Also end a path at the first event of this kind (an `emit` kind of the rules, or
+    /// `goal`), besides the position's `[odds] stop_at`; repeatable.
+    #[arg(long, value_name = "KIND")]
+    pub stop_at: Vec<String>,
+    /// Make this state variable's value at the end part of each outcome (the position's
+    /// `[odds] vars` too); repeatable.
+    #[arg(long = "var", value_name = "NAME")]
+    pub vars: Vec<String>,
+    /// Who decides what the scenario does not script. Default: the position's
+    /// `[odds] policy`, else heuristic.
+    #[arg(long, value_enum)]
+    pub policy: Option<PolicyArg>,
+    /// The most branches (roll outcomes and policy options) to walk from one position.
+    #[arg(long, value_name = "N", default_value_t = odds::MAX_NODES)]
+    pub max_nodes: u64,
+    /// Set a match option of the ruleset (after the scenario's own `options`); repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// How to print the odds (csv: one line per probability).
     #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]
     pub format: StatsFormat,
     /// Write to FILE instead of stdout.
     #[arg(long, short, value_name = "FILE")]
-    pub out: Option<std::path::PathBuf>,
+    pub out: Option<PathBuf>,
 }
 
-/// An exact probability: `num / den`.
+/// `--policy`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyArg {
+    /// Only the scenario's scripted choices: a decision it does not answer is an error.
+    Scripted,
+    /// Every legal option equally likely (the random player, exactly).
+    Random,
+    /// The options with the best `prefer` score, ties equally likely (the heuristic
+    /// player, exactly).
+    Heuristic,
+}
+
+impl PolicyArg {
+    fn policy(self) -> Policy {
+        match self {
+            PolicyArg::Scripted => Policy::Scripted,
+            PolicyArg::Random => Policy::Random,
+            PolicyArg::Heuristic => Policy::Heuristic,
+        }
+    }
+}
+
+/// How one position is enumerated: the command line's choices over the position's own
+/// `[odds]` settings.
+pub struct Plan {
+    /// Where to stop, the stop events and the variables read.
+    pub cut: Cut,
+    /// Who decides.
+    pub policy: Policy,
+}
+
+/// `first` then the items of `more` not in it.
+fn joined(first: &[String], more: &[String]) -> Vec<String> {
+    let mut out = first.to_vec();
+    for k in more {
+        if !out.contains(k) {
+            out.push(k.clone());
+        }
+    }
+    out
+}
+
+impl Plan {
+    fn of(a: &OddsArgs, sc: &Scenario) -> Plan {
+        let until = a.until.as_deref().or(sc.odds.until.as_deref());
+        Plan {
+            cut: Cut {
+                until: until.map(Until::parse),
+                stops: joined(&sc.odds.stop_at, &a.stop_at),
+                vars: joined(&sc.odds.vars, &a.vars),
+            },
+            policy: a
+                .policy
+                .map(PolicyArg::policy)
+                .or(sc.odds.policy)
+                .unwrap_or(Policy::Heuristic),
+        }
+    }
+}
+
+/// An exact probability of a dice table's row: `num / den`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Chance {
     /// Favourable outcomes.
@@ -51,12 +144,9 @@ impl Chance {
             den: den / g,
         }
     }
-    fn times(self, o: Chance) -> Chance {
-        Chance::new(self.num * o.num, self.den * o.den)
-    }
     /// As a float.
     pub fn value(self) -> f64 {
-        self.num as f64 / self.den as f64
+        self.num as f64 / self.den.max(1) as f64
     }
     fn text(self) -> String {
         if self.num == 0 {
@@ -155,202 +245,10 @@ pub fn tables(rs: &Ruleset) -> Vec<TableOdds> {
         .collect()
 }
 
-/// Chances of a single d6 plus a modifier against a ball value.
-#[derive(Debug, Serialize)]
-pub struct Check {
-    /// The ball value.
-    pub ball: i64,
-    /// The modifier.
-    pub modifier: i64,
-    /// d + m > ball.
-    pub keep: Chance,
-    /// d + m == ball.
-    pub tie: Chance,
-    /// d + m < ball.
-    pub lose: Chance,
-}
-
-/// The control-check grid: ball values of the ruleset, modifiers -6..=6.
-pub fn control_grid(rs: &Ruleset) -> Vec<Check> {
-    let (lo, hi) = rs.ball_values;
-    let mut out = Vec::new();
-    for ball in lo..=hi {
-        for modifier in -6..=6i64 {
-            let count = |f: &dyn Fn(i64) -> bool| (1..=6).filter(|d| f(d + modifier)).count();
-            out.push(Check {
-                ball,
-                modifier,
-                keep: Chance::new(count(&|v| v > ball) as u64, 6),
-                tie: Chance::new(count(&|v| v == ball) as u64, 6),
-                lose: Chance::new(count(&|v| v < ball) as u64, 6),
-            });
-        }
-    }
-    out
-}
-
-/// A goal attempt needing the die to reach `need`.
-#[derive(Debug, Serialize)]
-pub struct Shot {
-    /// The result needed (ball value - modifier + 1).
-    pub need: i64,
-    /// Whether it is a difficult attempt (need above 6: 6, then 6 again).
-    pub difficult: bool,
-    /// The chance to score.
-    pub score: Chance,
-    /// The chance of a save for a corner (the die one short of the need; not on a
-    /// difficult attempt).
-    pub corner: Chance,
-}
-
-/// Goal attempts for required results 1..=7 (7 and above: difficult).
-pub fn shot_grid() -> Vec<Shot> {
-    (1..=7)
-        .map(|need: i64| {
-            if need > 6 {
-                Shot {
-                    need,
-                    difficult: true,
-                    score: Chance::new(1, 36),
-                    corner: Chance::new(0, 1),
-                }
-            } else {
-                Shot {
-                    need,
-                    difficult: false,
-                    score: Chance::new((7 - need) as u64, 6),
-                    corner: Chance::new(u64::from(need >= 2), 6),
-                }
-            }
-        })
-        .collect()
-}
-
-/// An entry of the tie table, per turn, given a ball value and modifier.
-#[derive(Debug, Serialize)]
-pub struct TieEntry {
-    /// The row's key.
-    pub key: String,
-    /// Its label.
-    pub label: String,
-    /// Its chance per roll on the table.
-    pub per_roll: Chance,
-    /// Its chance per turn when a tie is possible (ball value - modifier in 1..=6):
-    /// 1/6 × per_roll; 0 otherwise.
-    pub per_turn: Chance,
-}
-
-#[derive(Serialize)]
-struct Json<'a> {
-    schema: u32,
-    ruleset: &'a str,
-    method: &'static str,
-    assumptions: &'static [&'static str],
-    tables: &'a [TableOdds],
-    tie_table: Option<&'a str>,
-    tie_entries: &'a [TieEntry],
-    control_check: &'a [Check],
-    goal_attempt: &'a [Shot],
-}
-
-const ASSUMPTIONS: &[&str] = &[
-    "control check: one d6 plus the modifier against the ball value; more keeps the ball, equal is a tie (a roll on the tie table), less loses it",
-    "goal attempt: one d6 must reach the required result (ball value - modifier + 1); one short is saved for a corner; a required result above 6 is a difficult attempt: 6, then 6 again (1/36), no corner",
-    "dice tables: every face (d6), every ordered pair summed (2d6) or every ordered pair (d66) equally likely",
-];
-
-/// Runs `fuba odds`.
-pub fn run(a: OddsArgs) -> CliResult {
-    let rs = load_rules(&a.rules)?;
-    let tabs = tables(&rs);
-    let grid = control_grid(&rs);
-    let shots = shot_grid();
-    let tie = tabs.iter().find(|t| t.table == a.on_tie);
-    let entries: Vec<TieEntry> = tie
-        .map(|t| {
-            t.rows
-                .iter()
-                .map(|r| TieEntry {
-                    key: r.key.clone(),
-                    label: r.label.clone(),
-                    per_roll: r.chance,
-                    per_turn: r.chance.times(Chance::new(1, 6)),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut w = simulate::output(a.out.as_ref())?;
-    match a.format {
-        StatsFormat::Json => {
-            let j = Json {
-                schema: 1,
-                ruleset: &rs.name,
-                method: "exact enumeration of the dice",
-                assumptions: ASSUMPTIONS,
-                tables: &tabs,
-                tie_table: tie.map(|t| t.table.as_str()),
-                tie_entries: &entries,
-                control_check: &grid,
-                goal_attempt: &shots,
-            };
-            let text = serde_json::to_string_pretty(&j).map_err(std::io::Error::other)?;
-            writeln!(w, "{text}")?;
-        }
-        StatsFormat::Csv => {
-            writeln!(w, "what,key,num,den,p")?;
-            for t in &tabs {
-                for r in &t.rows {
-                    writeln!(
-                        w,
-                        "tables.{}[{}],{},{},{},{}",
-                        t.table, r.key, r.key, r.chance.num, r.chance.den, r.p
-                    )?;
-                }
-            }
-            for c in &grid {
-                for (what, ch) in [("keep", c.keep), ("tie", c.tie)] {
-                    writeln!(
-                        w,
-                        "control_check.{what},ball {} modifier {},{},{},{}",
-                        c.ball,
-                        c.modifier,
-                        ch.num,
-                        ch.den,
-                        ch.value()
-                    )?;
-                }
-            }
-            for s in &shots {
-                writeln!(
-                    w,
-                    "goal_attempt.score,need {},{},{},{}",
-                    s.need,
-                    s.score.num,
-                    s.score.den,
-                    s.score.value()
-                )?;
-            }
-        }
-        StatsFormat::Table => write!(w, "{}", text(&rs, &tabs, tie, &entries, &grid, &shots))?,
-    }
-    w.flush()?;
-    Ok(())
-}
-
-fn text(
-    rs: &Ruleset,
-    tabs: &[TableOdds],
-    tie: Option<&TableOdds>,
-    entries: &[TieEntry],
-    grid: &[Check],
-    shots: &[Shot],
-) -> String {
+/// The dice tables as text.
+pub fn tables_text(tabs: &[TableOdds]) -> String {
+    use std::fmt::Write as _;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "Exact odds for {} ({}), by enumerating the dice.\n",
-        rs.name, rs.title
-    );
     for t in tabs {
         let _ = writeln!(s, "table {} ({}): chance per roll", t.table, t.dice);
         for r in &t.rows {
@@ -361,59 +259,210 @@ fn text(
         }
         s.push('\n');
     }
-    let _ = writeln!(s, "Assumptions of the grids below:");
-    for a in ASSUMPTIONS.iter().take(2) {
-        let _ = writeln!(s, "  - {a}");
-    }
-    s.push('\n');
-    let (lo, hi) = rs.ball_values;
-    let mods: Vec<i64> = (-6..=6).collect();
-    let header: String = mods.iter().map(|m| format!("{m:>6}")).collect();
-    for (title, pick) in [
-        (
-            "control check: chance to keep the ball (sixths)",
-            (|c: &Check| c.keep) as fn(&Check) -> Chance,
-        ),
-        ("control check: chance of a tie (sixths)", |c: &Check| c.tie),
-    ] {
-        let _ = writeln!(s, "{title}\n  ball \\ modifier{header}");
-        for ball in lo..=hi {
-            let cells: String = grid
-                .iter()
-                .filter(|c| c.ball == ball)
-                .map(|c| {
-                    let ch = pick(c);
-                    format!("{:>6}", format!("{}/6", ch.num * 6 / ch.den))
-                })
-                .collect();
-            let _ = writeln!(s, "  {ball:>14} {cells}");
-        }
-        s.push('\n');
-    }
-    if let Some(t) = tie {
-        let _ = writeln!(
-            s,
-            "{} entries per turn, when a tie is possible (1 <= ball value - modifier <= 6; tie 1/6 × entry):",
-            t.table
-        );
-        for e in entries {
-            let _ = writeln!(s, "  {:>6}  {:<18} {}", e.key, e.per_turn.text(), e.label);
-        }
-        s.push('\n');
-    }
-    let _ = writeln!(s, "goal attempt: chance to score by the result needed");
-    for sh in shots {
-        let need = if sh.difficult {
-            format!("{}+ (difficult)", sh.need)
-        } else {
-            sh.need.to_string()
-        };
-        let _ = writeln!(
-            s,
-            "  need {need:<15} score {:<16} corner {}",
-            sh.score.text(),
-            sh.corner.text()
-        );
-    }
     s
+}
+
+/// The folders that may hold a ruleset's canonical odds positions, most specific first:
+/// for the file of each layer of the ruleset, top layer first, `DIR/STEM/odds/` beside
+/// `DIR/STEM.toml`. A built-in edition's layer is looked for at its file in the
+/// repository: from the current directory, then from the workspace `fuba` was built in.
+/// So a house rule with no positions of its own gets those of the ruleset it extends.
+pub fn position_dirs(rs: &Ruleset) -> Vec<PathBuf> {
+    let built_in = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut out = Vec::new();
+    for (layer, _) in rs.file.layers.iter().rev() {
+        let text = layer.to_string_lossy();
+        let files: Vec<PathBuf> = match text.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+            Some(name) => match editions::find(name) {
+                Some(e) => vec![PathBuf::from(e.file), built_in.join(e.file)],
+                None => Vec::new(),
+            },
+            None => vec![layer.clone()],
+        };
+        for f in files {
+            let (Some(dir), Some(stem)) = (f.parent(), f.file_stem()) else {
+                continue;
+            };
+            let d = dir.join(stem).join("odds");
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// The canonical positions of a ruleset: the scenario files (`*.toml`, in name order) of
+/// the first folder of [`position_dirs`] that holds any, with the folders looked at.
+pub fn position_files(rs: &Ruleset) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let dirs = position_dirs(rs);
+    for d in &dirs {
+        let Ok(entries) = std::fs::read_dir(d) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        if !files.is_empty() {
+            files.sort();
+            return (files, dirs);
+        }
+    }
+    (Vec::new(), dirs)
+}
+
+/// The options to load a position's rules with: the scenario's, then the command line's
+/// (the last value given for an option wins).
+fn option_args(sc: &Scenario, cli: &[String]) -> Vec<String> {
+    sc.option_pairs()
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .chain(cli.iter().cloned())
+        .collect()
+}
+
+/// The ruleset named on the command line, or else the one the scenario names.
+fn scenario_rules(a: &OddsArgs, sc: &Scenario) -> Result<Ruleset, CliError> {
+    let options = option_args(sc, &a.options);
+    match (&a.rules, sc.rules_path()) {
+        (Some(r), _) => editions::load_rules_with(r, &options),
+        (None, Some(p)) => editions::load_rules_with(&p.display().to_string(), &options),
+        (None, None) if editions::find(&sc.rules).is_some() => {
+            editions::load_rules_with(&sc.rules, &options)
+        }
+        (None, None) => Err(CliError::Usage(format!(
+            "{}: rules = \"{}\" is neither a built-in edition ({}) nor a ruleset path; name the ruleset on the command line",
+            sc.path.display(),
+            sc.rules,
+            editions::names()
+        ))),
+    }
+}
+
+/// A position enumerated.
+pub struct Done {
+    /// What ran (the procedures in order).
+    pub plan: String,
+    /// Scripted dice of the scenario, not used.
+    pub ignored_dice: usize,
+    /// The distribution.
+    pub dist: odds::Distribution,
+    /// Each event seen: name, chance of at least one, expected number.
+    pub events: Vec<(String, odds::Frac, odds::Frac)>,
+}
+
+/// The result of one position.
+pub struct Worked {
+    /// The scenario file.
+    pub file: PathBuf,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The name of the ruleset it ran under.
+    pub ruleset: String,
+    /// How it was enumerated.
+    pub plan: Plan,
+    /// The distribution, or why there is none.
+    pub result: Result<Done, String>,
+}
+
+/// Enumerates one position under `rules` (a copy is made for the scenario's strings).
+fn work(a: &OddsArgs, file: &Path, sc: Scenario, rules: &Ruleset) -> Worked {
+    let plan = Plan::of(a, &sc);
+    let settings = Settings {
+        policy: plan.policy,
+        max_nodes: a.max_nodes,
+    };
+    let mut rs = rules.clone();
+    let result = odds::position(&sc, &mut rs, &plan.cut)
+        .and_then(|pos| {
+            let dist = odds::enumerate(&pos, &settings)?;
+            let events = dist.events(pos.m.rs);
+            Ok(Done {
+                plan: pos.plan.clone(),
+                ignored_dice: pos.ignored_dice,
+                dist,
+                events,
+            })
+        })
+        .map_err(|e| explain(&e, &plan, rules));
+    Worked {
+        file: file.to_path_buf(),
+        scenario: sc,
+        ruleset: rules.name.clone(),
+        plan,
+        result,
+    }
+}
+
+/// An enumeration error in the command line's words.
+fn explain(e: &OddsError, plan: &Plan, rs: &Ruleset) -> String {
+    let stages: Vec<&str> = rs
+        .stages
+        .iter()
+        .map(|s| rs.procs[*s as usize].name.as_str())
+        .collect();
+    match e {
+        OddsError::TooLarge { limit } => format!(
+            "more than {limit} outcomes to enumerate from this position; stop earlier with --until STAGE (the stages: {}) or --stop-at KIND, script more choices{}, or raise --max-nodes",
+            stages.join(", "),
+            if plan.policy == Policy::Random {
+                ", use --policy heuristic"
+            } else {
+                ""
+            }
+        ),
+        OddsError::Script { .. } => format!(
+            "{e}\n  (--policy random or --policy heuristic lets a policy decide where the script does not)"
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Runs `fuba odds`.
+pub fn run(a: OddsArgs) -> CliResult {
+    let mut worked = Vec::new();
+    let mut header = None;
+    if let Some(file) = &a.scenario {
+        let sc = Scenario::load(file).map_err(|e| CliError::Failure(e.to_string()))?;
+        let rs = scenario_rules(&a, &sc)?;
+        let w = work(&a, file, sc, &rs);
+        if let Err(e) = w.result {
+            return Err(CliError::Failure(format!("{}: {e}", file.display())));
+        }
+        worked.push(w);
+    } else {
+        let Some(r) = &a.rules else {
+            return Err(CliError::Usage(
+                "name a ruleset (fuba odds EDITION|PATH) or give --scenario FILE".into(),
+            ));
+        };
+        let rs = editions::load_rules_with(r, &a.options)?;
+        let (files, dirs) = position_files(&rs);
+        for f in files {
+            let sc = match Scenario::load(&f) {
+                Ok(sc) => sc,
+                Err(e) => return Err(CliError::Failure(e.to_string())),
+            };
+            let w = if sc.options.is_empty() {
+                work(&a, &f, sc, &rs)
+            } else {
+                let with = editions::load_rules_with(r, &option_args(&sc, &a.options))?;
+                work(&a, &f, sc, &with)
+            };
+            worked.push(w);
+        }
+        header = Some((rs.name.clone(), rs.title.clone(), tables(&rs), dirs));
+    }
+    let failed = worked.iter().filter(|w| w.result.is_err()).count();
+    let mut out = simulate::output(a.out.as_ref())?;
+    show::write(&mut out, a.format, header.as_ref(), &worked)?;
+    out.flush()?;
+    if failed > 0 {
+        return Err(CliError::Failure(format!(
+            "{failed} of the positions could not be enumerated (see above)"
+        )));
+    }
+    Ok(())
 }

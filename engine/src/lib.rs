@@ -17,6 +17,7 @@ pub mod ir;
 pub mod lint;
 pub mod log;
 pub mod memo;
+pub mod odds;
 pub mod prims;
 pub mod purity;
 pub mod replay;

@@ -18,8 +18,9 @@ use crate::ir::Scope;
 use crate::log::{EventKind, value_json};
 use crate::ruleset::Ruleset;
 use crate::state::GONE;
+use crate::state::MatchState;
 use crate::value::{Team, Ty, Value};
-use crate::vm::Schedule;
+use crate::vm::{Match, Schedule};
 
 /// A scenario file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -44,6 +45,9 @@ pub struct Scenario {
     /// What must hold afterwards.
     #[serde(default)]
     pub expect: Expect,
+    /// How `fuba odds` enumerates from this position (ignored when the scenario is run).
+    #[serde(default)]
+    pub odds: OddsSpec,
     /// The file it was read from (set by [`Scenario::load`]).
     #[serde(skip)]
     pub path: PathBuf,
@@ -140,6 +144,24 @@ pub struct Run {
     pub choices: BTreeMap<String, Vec<String>>,
 }
 
+/// How exact odds are worked out from a scenario's position ([`crate::odds`],
+/// `docs/odds.md`); the command line's flags win over these.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OddsSpec {
+    /// Where to stop: a stage name or `turn-end` (default: where the run ends).
+    pub until: Option<String>,
+    /// Who decides what the script does not.
+    pub policy: Option<crate::odds::Policy>,
+    /// A path also ends at the first event of one of these kinds (an `emit` kind or
+    /// `goal`): a set piece's setup, for instance, need not be enumerated.
+    #[serde(default)]
+    pub stop_at: Vec<String>,
+    /// State variables whose values at the end are part of each outcome (`actions`).
+    #[serde(default)]
+    pub vars: Vec<String>,
+}
+
 /// What must hold afterwards.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -217,6 +239,9 @@ impl Report {
         self.failures.is_empty()
     }
 }
+
+/// A state variable the position sets: scope, index, team (per-team ones), value.
+type VarSet = (Scope, u16, Option<Team>, Value);
 
 fn team_of(s: &str) -> Option<Team> {
     match s {
@@ -327,18 +352,9 @@ impl Scenario {
         })
     }
 
-    /// Checks the position and runs the scenario under `rules`.
-    pub fn run(&self, rules: &Ruleset) -> Result<Report, ScenarioError> {
-        // Strings named by the scenario are interned in a copy of the rules.
-        let mut rs = rules.clone();
-        let dice = ScriptedDice::new(self.run.dice.iter().copied());
-        let script =
-            |t: &str| ScriptedAgent::new(self.run.choices.get(t).cloned().unwrap_or_default());
-        for k in self.run.choices.keys() {
-            self.team(k, "run.choices")?;
-        }
-        // Resolve vars before the match borrows the rules.
-        let mut sets: Vec<(Scope, u16, Option<Team>, Value)> = Vec::new();
+    /// The state variables the position sets, resolved (strings interned in `rs`).
+    fn resolve_vars(&self, rs: &mut Ruleset) -> Result<Vec<VarSet>, ScenarioError> {
+        let mut sets: Vec<VarSet> = Vec::new();
         for (name, v) in &self.position.vars {
             let (var, ty) = rs.var(name).ok_or_else(|| {
                 self.err(format!(
@@ -349,8 +365,7 @@ impl Scenario {
                 (Scope::Team | Scope::TeamTurn, toml::Value::Table(t)) => {
                     for (team, x) in t {
                         let tm = self.team(team, &format!("position.vars.{name}"))?;
-                        let val =
-                            self.value(&mut rs, ty, x, &format!("position.vars.{name}.{team}"))?;
+                        let val = self.value(rs, ty, x, &format!("position.vars.{name}.{team}"))?;
                         sets.push((var.scope, var.idx, Some(tm), val));
                     }
                 }
@@ -360,57 +375,22 @@ impl Scenario {
                     )));
                 }
                 (_, x) => {
-                    let val = self.value(&mut rs, ty, x, &format!("position.vars.{name}"))?;
+                    let val = self.value(rs, ty, x, &format!("position.vars.{name}"))?;
                     sets.push((var.scope, var.idx, None, val));
                 }
             }
         }
-        let expect_vars: Vec<(String, Scope, u16, Option<Team>, Value)> = {
-            let mut out = Vec::new();
-            for (name, v) in &self.expect.vars {
-                let (var, ty) = rs.var(name).ok_or_else(|| {
-                    self.err(format!(
-                        "expect.vars: the rules have no state variable `{name}`"
-                    ))
-                })?;
-                match (var.scope, v) {
-                    (Scope::Team | Scope::TeamTurn, toml::Value::Table(t)) => {
-                        for (team, x) in t {
-                            let tm = self.team(team, &format!("expect.vars.{name}"))?;
-                            let val =
-                                self.value(&mut rs, ty, x, &format!("expect.vars.{name}.{team}"))?;
-                            out.push((
-                                format!("{name}[{team}]"),
-                                var.scope,
-                                var.idx,
-                                Some(tm),
-                                val,
-                            ));
-                        }
-                    }
-                    (_, x) => {
-                        let val = self.value(&mut rs, ty, x, &format!("expect.vars.{name}"))?;
-                        out.push((name.clone(), var.scope, var.idx, None, val));
-                    }
-                }
-            }
-            out
-        };
-        let stop_sym = self.run.stop_at.as_ref().map(|k| rs.intern(k));
-        let rs = &rs;
-        let mut m = Game::new(
-            rs,
-            0,
-            Box::new(dice),
-            Box::new(script("home")),
-            Box::new(script("away")),
-        )
-        .with_log();
-        // `expect.offered` compares the options of a decision: the log must keep them.
-        m.m.record_options = true;
+        Ok(sets)
+    }
 
-        // ---- the position
-        let st = &mut m.m.st;
+    /// Writes the position into a new match's state (checked: impossible positions are
+    /// refused), then the state variables.
+    fn set_position(
+        &self,
+        rs: &Ruleset,
+        st: &mut MatchState,
+        sets: Vec<VarSet>,
+    ) -> Result<(), ScenarioError> {
         for (t, tp) in [(0u8, &self.position.home), (1u8, &self.position.away)] {
             let team_name = if t == 0 { "home" } else { "away" };
             let field: u32 =
@@ -496,7 +476,15 @@ impl Scenario {
             }
         }
 
-        // ---- what to run
+        Ok(())
+    }
+
+    /// What the scenario's run runs: its procedures, its stages from `run.from` to
+    /// `run.to`, or `run.turns` whole turns.
+    pub fn plan(&self, rs: &Ruleset) -> Result<Schedule, ScenarioError> {
+        if self.run.turns > 0 {
+            return Ok(Schedule::Turns(self.run.turns));
+        }
         let mut plan: Vec<u16> = Vec::new();
         if !self.run.procedures.is_empty() {
             for p in &self.run.procedures {
@@ -504,7 +492,7 @@ impl Scenario {
                     self.err(format!("run.procedures: the rules have no procedure `{p}`"))
                 })?);
             }
-        } else if self.run.turns == 0 {
+        } else {
             let pos = |name: &Option<String>,
                        default: usize,
                        what: &str|
@@ -531,12 +519,89 @@ impl Scenario {
             let b = pos(&self.run.to, rs.stages.len() - 1, "run.to")?;
             plan.extend(rs.stages[a..=b.max(a)].iter().copied());
         }
+        Ok(Schedule::Procs(plan))
+    }
+
+    /// A match at the scenario's position with its run set as the schedule, not started:
+    /// for a driver that steps it itself (exact odds). `rs` is the scenario's ruleset;
+    /// the strings the scenario names are interned in it first. The scenario's dice and
+    /// choices are not used (the driver answers the match), nor is anything logged.
+    pub fn start<'r>(&self, rs: &'r mut Ruleset) -> Result<Match<'r>, ScenarioError> {
+        for k in self.run.choices.keys() {
+            self.team(k, "run.choices")?;
+        }
+        let sets = self.resolve_vars(rs)?;
+        let stop = self.run.stop_at.as_ref().map(|k| rs.intern(k));
+        let rs: &'r Ruleset = rs;
+        let mut m = Match::new(rs, 0);
+        self.set_position(rs, &mut m.st, sets)?;
+        m.stop_at = stop;
+        m.set_schedule(self.plan(rs)?);
+        Ok(m)
+    }
+
+    /// Checks the position and runs the scenario under `rules`.
+    pub fn run(&self, rules: &Ruleset) -> Result<Report, ScenarioError> {
+        // Strings named by the scenario are interned in a copy of the rules.
+        let mut rs = rules.clone();
+        let dice = ScriptedDice::new(self.run.dice.iter().copied());
+        let script =
+            |t: &str| ScriptedAgent::new(self.run.choices.get(t).cloned().unwrap_or_default());
+        for k in self.run.choices.keys() {
+            self.team(k, "run.choices")?;
+        }
+        // Resolve vars before the match borrows the rules.
+        let sets = self.resolve_vars(&mut rs)?;
+        let expect_vars: Vec<(String, Scope, u16, Option<Team>, Value)> = {
+            let mut out = Vec::new();
+            for (name, v) in &self.expect.vars {
+                let (var, ty) = rs.var(name).ok_or_else(|| {
+                    self.err(format!(
+                        "expect.vars: the rules have no state variable `{name}`"
+                    ))
+                })?;
+                match (var.scope, v) {
+                    (Scope::Team | Scope::TeamTurn, toml::Value::Table(t)) => {
+                        for (team, x) in t {
+                            let tm = self.team(team, &format!("expect.vars.{name}"))?;
+                            let val =
+                                self.value(&mut rs, ty, x, &format!("expect.vars.{name}.{team}"))?;
+                            out.push((
+                                format!("{name}[{team}]"),
+                                var.scope,
+                                var.idx,
+                                Some(tm),
+                                val,
+                            ));
+                        }
+                    }
+                    (_, x) => {
+                        let val = self.value(&mut rs, ty, x, &format!("expect.vars.{name}"))?;
+                        out.push((name.clone(), var.scope, var.idx, None, val));
+                    }
+                }
+            }
+            out
+        };
+        let stop_sym = self.run.stop_at.as_ref().map(|k| rs.intern(k));
+        let rs = &rs;
+        let mut m = Game::new(
+            rs,
+            0,
+            Box::new(dice),
+            Box::new(script("home")),
+            Box::new(script("away")),
+        )
+        .with_log();
+        // `expect.offered` compares the options of a decision: the log must keep them.
+        m.m.record_options = true;
+
+        // ---- the position
+        self.set_position(rs, &mut m.m.st, sets)?;
+
+        // ---- what to run
         m.m.stop_at = stop_sym;
-        m.m.set_schedule(if self.run.turns > 0 {
-            Schedule::Turns(self.run.turns)
-        } else {
-            Schedule::Procs(plan)
-        });
+        m.m.set_schedule(self.plan(rs)?);
         let run_error = m.run(&mut |_, _| Ok(())).err().map(|e| e.to_string());
         let half_ended = m.m.half_ended;
         let narration: Vec<String> = m
