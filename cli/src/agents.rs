@@ -50,7 +50,9 @@ impl FromStr for AgentKind {
             ("mcts", None) => AgentKind::Mcts(Budget::Passes(DEFAULT_PASSES)),
             ("mcts", Some(b)) => AgentKind::Mcts(parse_budget(b)?),
             ("random" | "heuristic" | "human", Some(_)) => {
-                return Err(format!("`{name}` takes no budget; only mcts does (mcts:400)"));
+                return Err(format!(
+                    "`{name}` takes no budget; only mcts does (mcts:400)"
+                ));
             }
             _ => return Err(format!("unknown agent `{s}`; expected {AGENT_HELP}")),
         };
@@ -71,7 +73,9 @@ fn parse_budget(b: &str) -> Result<Budget, String> {
     let max = if millis { MAX_MILLIS } else { MAX_PASSES };
     if n == 0 || n > max {
         let unit = if millis { "milliseconds" } else { "passes" };
-        return Err(format!("the search budget must be 1 to {max} {unit}, not {n}"));
+        return Err(format!(
+            "the search budget must be 1 to {max} {unit}, not {n}"
+        ));
     }
     Ok(if millis {
         Budget::Millis(n)
@@ -161,6 +165,9 @@ mod tests {
         let e = "heuristic:3".parse::<AgentKind>().unwrap_err();
         assert!(e.contains("only mcts does"), "{e}");
         let e = "alphazero".parse::<AgentKind>().unwrap_err();
-        assert!(e.starts_with("unknown agent `alphazero`; expected random | heuristic"), "{e}");
+        assert!(
+            e.starts_with("unknown agent `alphazero`; expected random | heuristic"),
+            "{e}"
+        );
     }
 }

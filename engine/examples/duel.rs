@@ -39,6 +39,9 @@ fn agent(spec: &str, values: &Arc<PositionValues>, seed: u64, team: Team) -> Box
             if let Ok(c) = std::env::var("FUBA_PRIOR") {
                 cfg.prior = c.parse().unwrap_or(0.75);
             }
+            if let Ok(c) = std::env::var("FUBA_ROOT_PRIOR") {
+                cfg.root_prior = c.parse().unwrap_or(0.5);
+            }
             if std::env::var("FUBA_HEURISTIC_ROLLOUT").is_ok() {
                 cfg.rollout = fuba_engine::search::Rollout::Heuristic;
             }

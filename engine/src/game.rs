@@ -191,7 +191,7 @@ impl<'a> Game<'a> {
             Err(msg) => return Err(self.m.fail(msg)),
         };
         let opt = d.options.get(i).copied();
-        let before = (secret && self.worlds[1 - team].is_some()).then(|| self.m.clone());
+        let before = (secret && self.worlds[1 - team].is_some()).then(|| self.m.fork());
         self.m.choose(i)?;
         for (t, w) in self.worlds.iter_mut().enumerate() {
             let Some(w) = w else { continue };

@@ -58,6 +58,9 @@ pub struct MctsConfig {
     /// Weight of the heuristic policy (the rules' `prefer` scores) in the prior of every
     /// answer, against a uniform prior: 0 searches with no knowledge of the rules' hints.
     pub prior: f64,
+    /// The same weight at the root, the decision being made: lower than [`MctsConfig::prior`]
+    /// so every answer of the decision is tried often enough to be judged on its own.
+    pub root_prior: f64,
 }
 
 impl Default for MctsConfig {
@@ -69,6 +72,7 @@ impl Default for MctsConfig {
             explore: 1.0,
             reuse: true,
             prior: 0.9,
+            root_prior: 0.5,
         }
     }
 }
@@ -149,7 +153,7 @@ impl MctsAgent {
 
     /// One pass from a copy of `world`. `None` when a rule error ended it.
     fn pass(&mut self, world: &Match<'_>) -> Option<()> {
-        let mut m = world.clone();
+        let mut m = world.fork();
         let gd0 = m.st.score[0] - m.st.score[1];
         let last_turn = m.st.turns_total + self.cfg.horizon;
         let mut path: Vec<NodeId> = Vec::with_capacity(16);
@@ -250,7 +254,12 @@ impl MctsAgent {
 
     /// Makes a child for every legal answer at `node`, with its prior.
     fn expand(&mut self, m: &mut Match<'_>, node: NodeId) -> Option<()> {
-        let hints = if self.cfg.prior > 0.0 {
+        let weight = if node == 0 {
+            self.cfg.root_prior
+        } else {
+            self.cfg.prior
+        };
+        let hints = if weight > 0.0 {
             m.hints().ok()?
         } else {
             Vec::new()
@@ -267,7 +276,7 @@ impl MctsAgent {
                 } else {
                     0.0
                 };
-                self.cfg.prior * h + (1.0 - self.cfg.prior) * uniform
+                weight * h + (1.0 - weight) * uniform
             } else {
                 uniform
             };

@@ -70,7 +70,11 @@ impl PositionValues {
     /// [`LEARN_TURNS`] turns ahead on first use in this process, then shared (the same
     /// ruleset and options always give the same table).
     pub fn for_ruleset(rs: &Ruleset) -> Arc<PositionValues> {
-        if let Some(v) = cache().lock().ok().and_then(|c| c.get(&rs.fingerprint).cloned()) {
+        if let Some(v) = cache()
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&rs.fingerprint).cloned())
+        {
             return v;
         }
         let v = Arc::new(PositionValues::learn(rs, LEARN_MATCHES, LEARN_TURNS));

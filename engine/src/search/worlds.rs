@@ -76,13 +76,13 @@ impl<'a> Worlds<'a> {
                 match &w {
                     None if j == chosen => next.push(None),
                     None => {
-                        let mut c = before.clone();
+                        let mut c = before.fork();
                         if c.choose(j).is_ok() {
                             next.push(Some(c));
                         }
                     }
                     Some(m) if m.opts.len() == n => {
-                        let mut c = m.clone();
+                        let mut c = m.fork();
                         if c.choose(j).is_ok() {
                             next.push(Some(c));
                         }

@@ -116,6 +116,19 @@ impl Clone for Match<'_> {
     /// A copy that goes on independently. Remembered values of pure procedures are not
     /// copied (they would only be recomputed).
     fn clone(&self) -> Self {
+        self.copy(true)
+    }
+}
+
+impl Match<'_> {
+    /// A copy to look ahead with: like [`Clone::clone`], but the copy does not log (a
+    /// search never reads the log, and copying a long one would make every copy slow).
+    /// The copy plays exactly as the original would: logging changes no rule.
+    pub fn fork(&self) -> Self {
+        self.copy(false)
+    }
+
+    fn copy(&self, with_log: bool) -> Self {
         Match {
             rs: self.rs,
             prog: self.prog,
@@ -123,7 +136,7 @@ impl Clone for Match<'_> {
             seed: self.seed,
             limits: self.limits,
             counters: self.counters.clone(),
-            log: self.log.clone(),
+            log: if with_log { self.log.clone() } else { None },
             stage: self.stage,
             stop_at: self.stop_at,
             stopped: self.stopped,
