@@ -10,23 +10,29 @@ use fuba_engine::agent::{Agent, Decision, HeuristicAgent, RandomAgent, View};
 use fuba_engine::dice::{DiceSource, SeededDice};
 use fuba_engine::game::Game;
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::search::{Budget, MctsAgent, MctsConfig, PositionValues};
+use fuba_engine::search::{Budget, MctsAgent, MctsConfig, PositionValues, Rollout};
 use fuba_engine::value::Team;
 use fuba_engine::vm::Status;
 use fuba_tests::{edition, every_2024_option};
 
-fn mcts(
-    rs: &Ruleset,
+/// The search agent with its default settings and this budget.
+fn mcts(values: &Arc<PositionValues>, passes: u32, seed: u64, team: Team) -> MctsAgent {
+    mcts_with(values, passes, Rollout::Heuristic, seed, team)
+}
+
+/// The search agent with these rollouts and budget.
+fn mcts_with(
     values: &Arc<PositionValues>,
     passes: u32,
+    rollout: Rollout,
     seed: u64,
     team: Team,
 ) -> MctsAgent {
     let cfg = MctsConfig {
         budget: Budget::Passes(passes),
+        rollout,
         ..MctsConfig::default()
     };
-    let _ = rs;
     MctsAgent::new(cfg, values.clone(), seed, team)
 }
 
@@ -39,7 +45,7 @@ fn search_is_deterministic_for_a_seed_and_a_budget() {
             &rs,
             11,
             Box::new(SeededDice::new(11)),
-            Box::new(mcts(&rs, &values, 6, 11, 0)),
+            Box::new(mcts(&values, 6, 11, 0)),
             Box::new(HeuristicAgent::new(11, 1)),
         )
         .with_log();
@@ -65,7 +71,7 @@ fn search_plays_every_edition_and_option() {
             3,
             Box::new(SeededDice::new(3)),
             Box::new(RandomAgent::new(3, 0)),
-            Box::new(mcts(&rs, &values, 3, 3, 1)),
+            Box::new(mcts(&values, 3, 3, 1)),
         );
         let o = g.play().unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(o.turns.iter().sum::<u32>() > 10, "{name}: {o:?}");
@@ -239,14 +245,17 @@ fn search_beats_heuristic_beats_random_in_every_edition() {
     let heuristic = |seed, team| Box::new(HeuristicAgent::new(seed, team)) as Box<dyn Agent>;
     let random = |seed, team| Box::new(RandomAgent::new(seed, team)) as Box<dyn Agent>;
     for (name, rs, passes, matches) in [
-        ("original", edition("original"), 100, 60),
-        ("2015", edition("2015"), 100, 40),
+        ("original", edition("original"), 100, 30),
+        ("2015", edition("2015"), 100, 30),
         ("2024", edition("2024"), 100, 40),
-        ("2024 with every option", every_2024_option(), 100, 40),
+        ("2024 with every option", every_2024_option(), 100, 80),
     ] {
+        // To play one ruleset's duels only: FUBA_STRENGTH_ONLY="2015".
+        if std::env::var("FUBA_STRENGTH_ONLY").is_ok_and(|only| only != name) {
+            continue;
+        }
         let values = PositionValues::for_ruleset(&rs);
-        let search =
-            |seed, team| Box::new(mcts(&rs, &values, passes, seed, team)) as Box<dyn Agent>;
+        let search = |seed, team| Box::new(mcts(&values, passes, seed, team)) as Box<dyn Agent>;
         let (d, half) = duel(&rs, 1..1 + matches, &search, &heuristic);
         eprintln!("{name}: mcts:{passes} vs heuristic {d:+.2} ± {half:.2}");
         assert!(
@@ -441,7 +450,11 @@ fn search_adapts_to_house_rules_that_change_incentives() {
     let gentle = example("gentle-long-pass");
     let searched = |rs: &Ruleset, seeds: std::ops::Range<u64>| {
         let values = PositionValues::for_ruleset(rs);
-        watch_play(rs, &|seed, team| mcts(rs, &values, 100, seed, team), seeds)
+        watch_play(
+            rs,
+            &|seed, team| mcts_with(&values, 100, Rollout::Random, seed, team),
+            seeds,
+        )
     };
     let heuristic = |rs: &Ruleset| watch_play(rs, &HeuristicAgent::new, 1..61);
 

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::search::{Budget, DEFAULT_PASSES, MctsAgent, MctsConfig, PositionValues};
+use fuba_engine::search::{Budget, DEFAULT_PASSES, MctsAgent, MctsConfig, PositionValues, Rollout};
 use fuba_engine::value::Team;
 
 use crate::human;
@@ -17,7 +17,7 @@ pub const MAX_PASSES: u32 = 1_000_000;
 /// The largest search budget accepted, in milliseconds per decision.
 pub const MAX_MILLIS: u32 = 600_000;
 
-/// Who decides for a team (`random`, `heuristic`, `human`, `mcts[:BUDGET]`).
+/// Who decides for a team (`random`, `heuristic`, `human`, `mcts[:BUDGET][:ROLLOUTS]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentKind {
     /// Picks uniformly among the legal options.
@@ -27,36 +27,72 @@ pub enum AgentKind {
     /// You, at the terminal: the board is shown on stderr, choices are read from stdin.
     Human,
     /// Monte Carlo tree search over the match (docs/agents.md), with this budget per
-    /// decision.
-    Mcts(Budget),
+    /// decision and these rollouts.
+    Mcts(Budget, Rollout),
 }
 
 /// What `--home` / `--away` accept, for help and error messages.
-pub const AGENT_HELP: &str = "random | heuristic | human | mcts[:PASSES | :MSms] (search, \
-default 400 passes per decision; e.g. mcts:100, mcts:50ms)";
+pub const AGENT_HELP: &str = "random | heuristic | human | mcts[:PASSES | :MSms][:random] \
+(search, default 400 passes per decision with heuristic rollouts; e.g. mcts:100, mcts:50ms, \
+mcts:100:random)";
 
 impl FromStr for AgentKind {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        let (name, budget) = match s.split_once(':') {
-            Some((n, b)) => (n, Some(b)),
-            None => (s, None),
-        };
-        let kind = match (name.trim().to_ascii_lowercase().as_str(), budget) {
-            ("random", None) => AgentKind::Random,
-            ("heuristic", None) => AgentKind::Heuristic,
-            ("human", None) => AgentKind::Human,
-            ("mcts", None) => AgentKind::Mcts(Budget::Passes(DEFAULT_PASSES)),
-            ("mcts", Some(b)) => AgentKind::Mcts(parse_budget(b)?),
-            ("random" | "heuristic" | "human", Some(_)) => {
-                return Err(format!(
-                    "`{name}` takes no budget; only mcts does (mcts:400)"
-                ));
-            }
+        let mut parts = s.split(':');
+        let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let rest: Vec<&str> = parts.collect();
+        let plain = match name.as_str() {
+            "random" => Some(AgentKind::Random),
+            "heuristic" => Some(AgentKind::Heuristic),
+            "human" => Some(AgentKind::Human),
+            "mcts" => None,
             _ => return Err(format!("unknown agent `{s}`; expected {AGENT_HELP}")),
         };
-        Ok(kind)
+        if let Some(kind) = plain {
+            return match rest.is_empty() {
+                true => Ok(kind),
+                false => Err(format!(
+                    "`{name}` takes no budget; only mcts does (mcts:400)"
+                )),
+            };
+        }
+        let mut budget = Budget::Passes(DEFAULT_PASSES);
+        let mut rollout = Rollout::Heuristic;
+        match rest.as_slice() {
+            [] => {}
+            [one] if is_rollout(one) => {
+                rollout = parse_rollout(one).map_err(|_| {
+                    format!(
+                        "`{}` is neither a search budget (400, 50ms) nor rollouts (random, heuristic)",
+                        one.trim()
+                    )
+                })?;
+            }
+            [b] => budget = parse_budget(b)?,
+            [b, r] => {
+                budget = parse_budget(b)?;
+                rollout = parse_rollout(r)?;
+            }
+            _ => return Err(format!("`{s}` has too many parts; expected {AGENT_HELP}")),
+        }
+        Ok(AgentKind::Mcts(budget, rollout))
+    }
+}
+
+fn is_rollout(s: &str) -> bool {
+    !s.trim().starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// `random` or `heuristic` rollouts.
+fn parse_rollout(s: &str) -> Result<Rollout, String> {
+    match s.trim() {
+        "random" => Ok(Rollout::Random),
+        "heuristic" => Ok(Rollout::Heuristic),
+        other => Err(format!(
+            "the rollouts `{other}` are not random or heuristic (mcts:100:random)"
+        )),
     }
 }
 
@@ -90,8 +126,16 @@ impl fmt::Display for AgentKind {
             AgentKind::Random => f.write_str("random"),
             AgentKind::Heuristic => f.write_str("heuristic"),
             AgentKind::Human => f.write_str("human"),
-            AgentKind::Mcts(Budget::Passes(n)) => write!(f, "mcts:{n}"),
-            AgentKind::Mcts(Budget::Millis(ms)) => write!(f, "mcts:{ms}ms"),
+            AgentKind::Mcts(budget, rollout) => {
+                match budget {
+                    Budget::Passes(n) => write!(f, "mcts:{n}")?,
+                    Budget::Millis(ms) => write!(f, "mcts:{ms}ms")?,
+                }
+                match rollout {
+                    Rollout::Heuristic => Ok(()),
+                    Rollout::Random => f.write_str(":random"),
+                }
+            }
         }
     }
 }
@@ -105,7 +149,7 @@ impl AgentKind {
     /// Whether the agent searches (its first match under a ruleset learns the ruleset's
     /// position values first).
     pub fn searches(self) -> bool {
-        matches!(self, AgentKind::Mcts(_))
+        matches!(self, AgentKind::Mcts(..))
     }
 }
 
@@ -128,9 +172,10 @@ pub fn make_agent(kind: AgentKind, rs: &Ruleset, seed: u64, team: Team) -> Box<d
         AgentKind::Random => Box::new(RandomAgent::new(seed, team)),
         AgentKind::Heuristic => Box::new(HeuristicAgent::new(seed, team)),
         AgentKind::Human => Box::new(human::HumanAgent::stdio(team)),
-        AgentKind::Mcts(budget) => {
+        AgentKind::Mcts(budget, rollout) => {
             let cfg = MctsConfig {
                 budget,
+                rollout,
                 ..MctsConfig::default()
             };
             Box::new(MctsAgent::new(
@@ -150,10 +195,24 @@ mod tests {
     #[test]
     fn agents_parse_with_and_without_a_budget() {
         assert_eq!("random".parse(), Ok(AgentKind::Random));
-        assert_eq!("mcts".parse(), Ok(AgentKind::Mcts(Budget::Passes(400))));
-        assert_eq!("mcts:50".parse(), Ok(AgentKind::Mcts(Budget::Passes(50))));
-        assert_eq!("mcts:20ms".parse(), Ok(AgentKind::Mcts(Budget::Millis(20))));
-        assert_eq!(AgentKind::Mcts(Budget::Millis(20)).label(), "mcts:20ms");
+        let h = Rollout::Heuristic;
+        assert_eq!("mcts".parse(), Ok(AgentKind::Mcts(Budget::Passes(400), h)));
+        assert_eq!(
+            "mcts:50".parse(),
+            Ok(AgentKind::Mcts(Budget::Passes(50), h))
+        );
+        assert_eq!(
+            "mcts:20ms".parse(),
+            Ok(AgentKind::Mcts(Budget::Millis(20), h))
+        );
+        let r = AgentKind::Mcts(Budget::Passes(100), Rollout::Random);
+        assert_eq!("mcts:100:random".parse(), Ok(r));
+        assert_eq!(r.label(), "mcts:100:random");
+        assert_eq!(AgentKind::Mcts(Budget::Millis(20), h).label(), "mcts:20ms");
+        assert_eq!(
+            "mcts:random".parse(),
+            Ok(AgentKind::Mcts(Budget::Passes(400), Rollout::Random))
+        );
     }
 
     #[test]
@@ -161,9 +220,13 @@ mod tests {
         let e = "mcts:0".parse::<AgentKind>().unwrap_err();
         assert_eq!(e, "the search budget must be 1 to 1000000 passes, not 0");
         let e = "mcts:fast".parse::<AgentKind>().unwrap_err();
+        assert!(e.contains("neither a search budget"), "{e}");
+        let e = "mcts:12x".parse::<AgentKind>().unwrap_err();
         assert!(e.contains("not a number of passes"), "{e}");
         let e = "heuristic:3".parse::<AgentKind>().unwrap_err();
         assert!(e.contains("only mcts does"), "{e}");
+        let e = "mcts:100:clever".parse::<AgentKind>().unwrap_err();
+        assert!(e.contains("not random or heuristic"), "{e}");
         let e = "alphazero".parse::<AgentKind>().unwrap_err();
         assert!(
             e.starts_with("unknown agent `alphazero`; expected random | heuristic"),

@@ -30,11 +30,11 @@ pub struct PlayArgs {
     #[arg(long, short, value_name = "N")]
     pub seed: Option<u64>,
     /// Who plays the home team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
     #[arg(long, value_name = "AGENT", default_value = "random")]
     pub home: AgentKind,
     /// Who plays the away team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
     #[arg(long, value_name = "AGENT", default_value = "random")]
     pub away: AgentKind,
     /// Write the match log as JSON Lines to FILE: the header line, then one event per line.

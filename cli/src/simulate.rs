@@ -84,11 +84,11 @@ pub struct SimulateArgs {
     #[arg(long, short, value_name = "S")]
     pub seed: Option<u64>,
     /// Who plays the home team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
     #[arg(long, value_name = "AGENT", default_value = "random")]
     pub home: AgentKind,
     /// Who plays the away team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms] (search; docs/agents.md).
+    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
     #[arg(long, value_name = "AGENT", default_value = "random")]
     pub away: AgentKind,
     /// Play only slice K of N of the batch: the matches whose index i has i mod N = K-1.

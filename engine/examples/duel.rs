@@ -17,6 +17,37 @@ use fuba_engine::game::Game;
 use fuba_engine::search::{Budget, MctsAgent, MctsConfig, PositionValues};
 use fuba_engine::value::Team;
 
+/// Times the decisions with more than one option of the agent it wraps.
+struct Timed {
+    inner: Box<dyn Agent>,
+    clock: std::rc::Rc<std::cell::Cell<(f64, u64)>>,
+}
+
+impl Agent for Timed {
+    fn choose(
+        &mut self,
+        view: &fuba_engine::agent::View<'_>,
+        d: &fuba_engine::agent::Decision<'_>,
+    ) -> Result<usize, String> {
+        let t = Instant::now();
+        let i = self.inner.choose(view, d);
+        if d.options.len() > 1 {
+            let (s, n) = self.clock.get();
+            self.clock.set((s + t.elapsed().as_secs_f64(), n + 1));
+        }
+        i
+    }
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn wants_hints(&self) -> bool {
+        self.inner.wants_hints()
+    }
+    fn wants_worlds(&self) -> bool {
+        self.inner.wants_worlds()
+    }
+}
+
 fn agent(spec: &str, values: &Arc<PositionValues>, seed: u64, team: Team) -> Box<dyn Agent> {
     match spec
         .split_once(':')
@@ -42,8 +73,8 @@ fn agent(spec: &str, values: &Arc<PositionValues>, seed: u64, team: Team) -> Box
             if let Ok(c) = std::env::var("FUBA_ROOT_PRIOR") {
                 cfg.root_prior = c.parse().unwrap_or(0.5);
             }
-            if std::env::var("FUBA_HEURISTIC_ROLLOUT").is_ok() {
-                cfg.rollout = fuba_engine::search::Rollout::Heuristic;
+            if std::env::var("FUBA_RANDOM_ROLLOUT").is_ok() {
+                cfg.rollout = fuba_engine::search::Rollout::Random;
             }
             Box::new(MctsAgent::new(cfg, values.clone(), seed, team))
         }
@@ -92,17 +123,24 @@ fn main() {
     });
     eprintln!("values learned in {:.2}s", t.elapsed().as_secs_f64());
     let mut diffs = Vec::new();
+    let clock = std::rc::Rc::new(std::cell::Cell::new((0.0, 0u64)));
     let t = Instant::now();
     for seed in 1..=n {
         let first_home = seed % 2 == 1;
         let (h, w) = if first_home { (a, b) } else { (b, a) };
-        let mut g = Game::new(
-            &rs,
-            seed,
-            Box::new(SeededDice::new(seed)),
-            agent(h, &values, seed, 0),
-            agent(w, &values, seed, 1),
-        );
+        let timed = |a: Box<dyn Agent>, first: bool| -> Box<dyn Agent> {
+            if first {
+                Box::new(Timed {
+                    inner: a,
+                    clock: clock.clone(),
+                })
+            } else {
+                a
+            }
+        };
+        let home = timed(agent(h, &values, seed, 0), first_home);
+        let away = timed(agent(w, &values, seed, 1), !first_home);
+        let mut g = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away);
         match g.play() {
             Ok(o) => {
                 let d = o.score[0] - o.score[1];
@@ -122,8 +160,13 @@ fn main() {
     let half = 2.576 * (var / k).sqrt();
     let wins = diffs.iter().filter(|d| **d > 0.0).count();
     let losses = diffs.iter().filter(|d| **d < 0.0).count();
+    let (secs, decisions) = clock.get();
     println!(
-        "{a} vs {b}: goal difference {mean:+.2} ± {half:.2} (99%), won {wins} lost {losses} of {k}; {:.2}s per match",
-        t.elapsed().as_secs_f64() / k
+        "{a} vs {b}: goal difference {mean:+.2} ± {half:.2} (99%), won {wins} lost {losses} of {k} \
+         (win share {:.0}%); {:.2}s per match; {a}: {:.1} ms per decision with a choice ({:.0} per match)",
+        100.0 * wins as f64 / k,
+        t.elapsed().as_secs_f64() / k,
+        1000.0 * secs / decisions.max(1) as f64,
+        decisions as f64 / k
     );
 }

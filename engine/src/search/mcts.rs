@@ -68,7 +68,7 @@ impl Default for MctsConfig {
         MctsConfig {
             budget: Budget::Passes(DEFAULT_PASSES),
             horizon: 2,
-            rollout: Rollout::Random,
+            rollout: Rollout::Heuristic,
             explore: 1.0,
             reuse: true,
             prior: 0.9,
@@ -285,6 +285,24 @@ impl MctsAgent {
         Some(())
     }
 
+    /// Whether the answer most tried at the root leads the next one by more than `left`
+    /// passes: no pass left can change which answer is played, so the search stops early.
+    fn settled(&self, d: &Decision<'_>, left: u32) -> bool {
+        let (mut first, mut second) = (0, 0);
+        for o in d.options {
+            if let Some(c) = self.tree.child(0, d.team, *o) {
+                let v = self.tree.nodes[c as usize].visits;
+                if v > first {
+                    second = first;
+                    first = v;
+                } else if v > second {
+                    second = v;
+                }
+            }
+        }
+        first > second + left
+    }
+
     /// A rollout's answer.
     fn rollout_choice(&mut self, m: &mut Match<'_>) -> Option<usize> {
         let n = m.decision()?.options.len();
@@ -314,7 +332,9 @@ impl Agent for MctsAgent {
         let mut passes = 0u32;
         loop {
             let done = match self.cfg.budget {
-                Budget::Passes(n) => passes >= n,
+                Budget::Passes(n) => {
+                    passes >= n || (passes % 16 == 0 && self.settled(d, n - passes))
+                }
                 Budget::Millis(ms) => {
                     passes > 0
                         && passes % 8 == 0
