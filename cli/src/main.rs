@@ -141,6 +141,7 @@ Examples:
   fuba play --rules ./house-rules.toml --seed 1 --log match.jsonl
   fuba play --seed 3 --log - | jq -c 'select(.event == \"goal\")'
   fuba play --home human --away heuristic
+  fuba play --home mcts:400 --away heuristic --seed 1   # search (docs/agents.md)
 
 Exit codes: 0 the match was played; 1 the ruleset has errors, a rule failed during the
 match, a human player quit, or the log cannot be written; 2 usage error.";
@@ -171,6 +172,7 @@ Examples:
   fuba simulate --games 2000 --seed 1
   fuba simulate --rules ./house-rules.toml --games 500 --seed 1 --format json
   fuba simulate --games 10000 --home heuristic --away random --jobs 4
+  fuba simulate --games 200 --seed 1 --home mcts:100 --away heuristic   # search, ~2 s a match
   fuba simulate --games 20000 --seed 1 --coverage --report original.html
   fuba simulate --games 100000 --seed 1 --shard 1/4 --format json --out part1.json
 
@@ -193,6 +195,7 @@ Examples:
   fuba compare original 2015 --games 5000 --format json | jq '.figures[] | select(.differences[0].significant)'
   fuba compare original my-rules.toml --games 10000 --report compare.html
   fuba compare 2024 my-2024.toml --option skills=4 --option condition=on   # advanced rules on both
+  fuba compare original my-rules.toml --games 100 --seed 1 --home mcts:100 --away mcts:100   # players who adapt
 
 Exit codes: 0 compared; 1 a ruleset has errors; 2 usage error.";
 
