@@ -227,8 +227,8 @@ Examples:
   fuba odds original                       # dice tables and the canonical positions
   fuba odds my-rules.toml                  # the same positions under a house rule
   fuba odds 2024 --scenario rulesets/2024/odds/shot.toml
-  fuba odds original --scenario my-position.toml --until control_check --policy random
-  fuba odds 2024 --scenario rulesets/2024/odds/momentum.toml --var actions --format csv
+  fuba odds original --scenario my-position.toml --until turn-end --policy random
+  fuba odds my-rules.toml --scenario my-position.toml --var my_variable --format csv
   fuba odds original --scenario my-position.toml --stop-at goal --format json | jq '.positions[0].goals'
 
 Exit codes: 0 printed; 1 the ruleset has errors, a position cannot be set up or
@@ -281,7 +281,7 @@ output.";
 const SCENARIO_EXAMPLES: &str = "\
 Examples:
   fuba scenario tests/scenarios
-  fuba scenario tests/scenarios/original/control_check_1.toml --verbose
+  fuba scenario my-scenario.toml --verbose   # one file, every roll and choice shown
 
 Exit codes: 0 every scenario passed; 1 a scenario failed or could not run; 2 usage error.";
 
