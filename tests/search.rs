@@ -187,6 +187,21 @@ fn search_cannot_tell_the_other_teams_secret_formation() {
     }
 }
 
+/// `f` of every seed, in order, the seeds split between two threads.
+fn on_two_threads<T: Send>(seeds: &[u64], f: impl Fn(u64) -> T + Sync) -> Vec<T> {
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = seeds
+            .chunks(seeds.len().div_ceil(2))
+            .map(|chunk| s.spawn(move || chunk.iter().map(|&seed| f(seed)).collect::<Vec<T>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a thread"))
+            .collect()
+    })
+}
+
 /// Goal difference of `a` against `b` over `seeds` (a plays home on odd seeds, away on
 /// even ones): the mean and the half-width of its 99% interval.
 fn duel(
@@ -196,33 +211,17 @@ fn duel(
     b: &(dyn Fn(u64, Team) -> Box<dyn Agent> + Sync),
 ) -> (f64, f64) {
     let seeds: Vec<u64> = seeds.collect();
-    let diffs: Vec<f64> = std::thread::scope(|s| {
-        let handles: Vec<_> = seeds
-            .chunks(seeds.len().div_ceil(2))
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|&seed| {
-                            let a_home = seed % 2 == 1;
-                            let (h, w) = if a_home {
-                                (a(seed, 0), b(seed, 1))
-                            } else {
-                                (b(seed, 0), a(seed, 1))
-                            };
-                            let mut g = Game::new(rs, seed, Box::new(SeededDice::new(seed)), h, w);
-                            let o = g.play().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-                            let d = (o.score[0] - o.score[1]) as f64;
-                            if a_home { d } else { -d }
-                        })
-                        .collect::<Vec<f64>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a duel thread"))
-            .collect()
+    let diffs = on_two_threads(&seeds, |seed| {
+        let a_home = seed % 2 == 1;
+        let (h, w) = if a_home {
+            (a(seed, 0), b(seed, 1))
+        } else {
+            (b(seed, 0), a(seed, 1))
+        };
+        let mut g = Game::new(rs, seed, Box::new(SeededDice::new(seed)), h, w);
+        let o = g.play().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let d = (o.score[0] - o.score[1]) as f64;
+        if a_home { d } else { -d }
     });
     let n = diffs.len() as f64;
     let mean = diffs.iter().sum::<f64>() / n;
@@ -325,23 +324,7 @@ fn watch_play<A: Agent + 'static>(
     seeds: std::ops::Range<u64>,
 ) -> Play {
     let seeds: Vec<u64> = seeds.collect();
-    let per_match: Vec<(Vec<(bool, bool)>, f64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = seeds
-            .chunks(seeds.len().div_ceil(2))
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|&seed| play_watched(rs, agent, seed))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a thread"))
-            .collect()
-    });
+    let per_match = on_two_threads(&seeds, |seed| play_watched(rs, agent, seed));
     let mut play = Play::default();
     for (seen, long) in per_match {
         for (outside, shoot) in seen {
