@@ -309,6 +309,7 @@ struct Tests {
 /// Runs `fuba compare`.
 pub fn run(a: CompareArgs) -> CliResult {
     simulate::machine_players(a.home, a.away)?;
+    crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
     let rulesets = a
         .rules
         .iter()

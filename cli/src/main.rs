@@ -26,6 +26,7 @@ mod explain;
 mod human;
 mod merge;
 mod odds;
+mod outputs;
 mod play;
 mod replay;
 mod report;

@@ -57,6 +57,7 @@ pub fn read_tally(path: &PathBuf) -> Result<Tally, CliError> {
 
 /// Runs `fuba merge`.
 pub fn run(a: MergeArgs) -> CliResult {
+    crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
     let mut files = a.files.iter();
     let first = files.next().expect("clap requires a file");
     let mut total = read_tally(first)?;

@@ -422,6 +422,7 @@ fn explain(e: &OddsError, plan: &Plan, rs: &Ruleset) -> String {
 
 /// Runs `fuba odds`.
 pub fn run(a: OddsArgs) -> CliResult {
+    crate::outputs::check(&[a.out.as_deref()])?;
     let mut worked = Vec::new();
     let mut header = None;
     if let Some(file) = &a.scenario {

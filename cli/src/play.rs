@@ -52,6 +52,7 @@ fn write_log(m: &Game<'_>, w: &mut dyn Write) -> io::Result<()> {
 
 /// Runs `fuba play`.
 pub fn run(a: PlayArgs) -> CliResult {
+    crate::outputs::check_log(a.log.as_deref())?;
     let rs = crate::editions::load_rules_with(&a.rules, &a.options)?;
     let seed = seed_or_clock(a.seed);
     crate::agents::prepare(&rs, &[a.home, a.away]);

@@ -233,6 +233,7 @@ pub fn machine_players(home: AgentKind, away: AgentKind) -> CliResult {
 /// Runs `fuba simulate`.
 pub fn run(a: SimulateArgs) -> CliResult {
     machine_players(a.home, a.away)?;
+    crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
     let rs = crate::editions::load_rules_with(&a.rules, &a.options)?;
     let seed = seed_or_clock(a.seed);
     let shard = a.shard.unwrap_or(Shard { k: 1, n: 1 });

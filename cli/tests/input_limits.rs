@@ -1,0 +1,117 @@
+//! Issue 15, bad input that got through: output paths checked before any match is played,
+//! files that are too large or not regular files, how `extends` names resolve, and the
+//! ranges of match options and ruleset numbers.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{fuba, scratch, stderr, stdout, workspace};
+
+/// Runs `fuba` in the workspace root; `None` when it is still running after `secs`
+/// seconds (it is then killed).
+fn fuba_within(args: &[&str], secs: u64) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fuba"))
+        .args(args)
+        .current_dir(workspace())
+        .env_remove("FUBA_RULES")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run fuba");
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(secs) {
+        if child.try_wait().expect("wait").is_some() {
+            return Some(child.wait_with_output().expect("output"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Asserts that `args` fail at once (exit 1, nothing on stdout) with a message naming
+/// the folder that does not exist.
+fn fails_before_playing(args: &[&str]) {
+    let o = fuba_within(args, 20)
+        .unwrap_or_else(|| panic!("`fuba {}` was still playing after 20 s", args.join(" ")));
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/nonexistent-fuba-dir"),
+        "{args:?}: the message names the folder: {}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).is_empty(),
+        "{args:?}: nothing is printed before the error:\n{}",
+        stdout(&o)
+    );
+}
+
+// ------------------------------------------------------------------ item 4: output paths
+
+#[test]
+fn issue15_every_output_path_is_checked_before_the_first_match() {
+    let out = "/nonexistent-fuba-dir/a.txt";
+    let html = "/nonexistent-fuba-dir/r.html";
+    let games = "1000000";
+    for args in [
+        vec!["simulate", "--games", games, "--seed", "1", "--out", out],
+        vec![
+            "simulate", "--games", games, "--seed", "1", "--report", html,
+        ],
+        vec![
+            "compare", "original", "2015", "--games", games, "--seed", "1", "--out", out,
+        ],
+        vec![
+            "compare", "original", "2015", "--games", games, "--seed", "1", "--report", html,
+        ],
+        vec![
+            "play",
+            "--seed",
+            "1",
+            "--log",
+            "/nonexistent-fuba-dir/m.jsonl",
+        ],
+        vec!["odds", "original", "--out", out],
+    ] {
+        fails_before_playing(&args);
+    }
+}
+
+#[test]
+fn issue15_merge_checks_its_outputs_before_printing_figures() {
+    let dir = scratch("merge-out");
+    let part = dir.join("part.json");
+    let part = part.to_str().expect("a UTF-8 path");
+    let o = fuba(&[
+        "simulate", "--games", "4", "--seed", "1", "--format", "json", "--out", part,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    fails_before_playing(&["merge", part, "--report", "/nonexistent-fuba-dir/r.html"]);
+    fails_before_playing(&["merge", part, "--out", "/nonexistent-fuba-dir/a.json"]);
+}
+
+#[test]
+fn issue15_an_output_that_is_a_folder_is_refused_and_a_good_one_left_alone() {
+    let dir = scratch("out-folder");
+    let d = dir.to_str().expect("a UTF-8 path");
+    let o = fuba(&["simulate", "--games", "2", "--seed", "1", "--out", d]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a folder"), "{}", stderr(&o));
+    // A run that fails after the check leaves no empty output file behind.
+    let report = dir.join("never.html");
+    let o = fuba(&[
+        "simulate",
+        "--rules",
+        "no-such-edition",
+        "--report",
+        report.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!Path::new(&report).exists(), "the check left a file behind");
+}
