@@ -116,8 +116,9 @@ fn looks_like_path(arg: &str) -> bool {
         || Path::new(arg).is_file()
 }
 
-/// The built-in edition an `extends` names, when no file of that name is found next to
-/// the ruleset extending it.
+/// The built-in edition an `extends` names: a built-in edition's name always means the
+/// edition built into `fuba`, wherever the file naming it lies (and whatever files lie
+/// near it); and the fragments the built-in editions include.
 pub fn lookup(name: &str) -> Option<(PathBuf, String)> {
     if let Some((p, t)) = FRAGMENTS.iter().find(|(p, _)| *p == name) {
         return Some((PathBuf::from(format!("<{p}>")), t.to_string()));

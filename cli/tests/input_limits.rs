@@ -115,3 +115,82 @@ fn issue15_an_output_that_is_a_folder_is_refused_and_a_good_one_left_alone() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(!Path::new(&report).exists(), "the check left a file behind");
 }
+
+// ------------------------------------------------------------------ item 3: `extends`
+
+/// Runs `fuba` in `dir`.
+fn fuba_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fuba"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("FUBA_RULES")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run fuba")
+}
+
+#[test]
+fn issue15_an_edition_name_is_the_built_in_edition_wherever_the_file_lies() {
+    let dir = scratch("stray-edition");
+    // A stray `original.toml` in the folder above the house rule: not a ruleset at all.
+    std::fs::write(
+        dir.join("original.toml"),
+        "this is not the original edition\n",
+    )
+    .expect("write");
+    let sub = dir.join("house");
+    std::fs::create_dir_all(&sub).expect("folder");
+    let rule = "[meta]\nextends = \"original\"\nname = \"house\"\n\n[constants]\nlong_pass_per_area = -1\n";
+    std::fs::write(sub.join("house.toml"), rule).expect("write");
+    let abs = sub.join("house.toml");
+    let abs = abs.to_str().expect("a UTF-8 path");
+    for (cwd, path) in [
+        (workspace(), abs),
+        (dir.clone(), "house/house.toml"),
+        (sub.clone(), "house.toml"),
+        (sub.clone(), "./house.toml"),
+    ] {
+        let o = fuba_in(&cwd, &["rules", "check", path]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "`rules check {path}` in {}: {}",
+            cwd.display(),
+            stderr(&o)
+        );
+        let o = fuba_in(&cwd, &["rules", "show", path, "--constants"]);
+        assert!(
+            stdout(&o).contains("long_pass_per_area"),
+            "{path}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn issue15_an_extends_path_is_relative_to_the_file_that_names_it() {
+    let dir = scratch("extends-path");
+    let base = dir.join("base");
+    let house = dir.join("house");
+    std::fs::create_dir_all(&base).expect("folder");
+    std::fs::create_dir_all(&house).expect("folder");
+    std::fs::write(
+        base.join("b.toml"),
+        "[meta]\nextends = \"original\"\nname = \"base\"\n\n[constants]\nlong_pass_per_area = -1\n",
+    )
+    .expect("write");
+    std::fs::write(
+        house.join("h.toml"),
+        "[meta]\nextends = \"../base/b.toml\"\nname = \"house\"\n",
+    )
+    .expect("write");
+    let abs = house.join("h.toml");
+    for (cwd, path) in [
+        (workspace(), abs.to_str().expect("a UTF-8 path")),
+        (dir.clone(), "house/h.toml"),
+        (house.clone(), "h.toml"),
+    ] {
+        let o = fuba_in(&cwd, &["rules", "check", path]);
+        assert_eq!(o.status.code(), Some(0), "{path}: {}", stderr(&o));
+    }
+}

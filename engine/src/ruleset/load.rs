@@ -6,7 +6,7 @@
 #![allow(clippy::result_large_err)]
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use fuba_grammar::ast;
@@ -18,65 +18,12 @@ use crate::board::{BoardSpec, LinkKind, Side};
 use crate::compile::{Compiler, ProcResolver};
 use crate::ir::Code;
 
-/// Finds a ruleset named by `extends` that is not a file next to the one extending it
-/// (the command line passes its built-in editions): the name, and its path and text.
-pub type EditionLookup<'a> = &'a dyn Fn(&str) -> Option<(PathBuf, String)>;
-
-/// Loads and checks a ruleset file. An `extends` names a path (relative to the file) or
-/// an edition, looked up as `NAME.toml` next to the file and in the folders above it.
-pub fn load_file(path: &Path) -> Result<Ruleset, LoadErrors> {
-    load_file_with(path, &|_| None)
-}
-
-/// [`load_file`], with a fallback for edition names.
-pub fn load_file_with(path: &Path, editions: EditionLookup<'_>) -> Result<Ruleset, LoadErrors> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        LoadErrors(vec![Diagnostic::error(format!(
-            "cannot read ruleset `{}`: {e}",
-            path.display()
-        ))])
-    })?;
-    load_str_with(path, &text, editions)
-}
+pub use super::chain::{EditionLookup, load_file, load_file_with};
+use super::chain::toml_error;
 
 /// Loads and checks a ruleset from text; `path` names it in messages.
 pub fn load_str(path: &Path, text: &str) -> Result<Ruleset, LoadErrors> {
     load_str_with(path, text, &|_| None)
-}
-
-/// The most layers a ruleset may stack.
-const MAX_LAYERS: usize = 32;
-
-/// Where `extends = name` written in `from` points.
-fn resolve_extends(
-    name: &str,
-    from: &Path,
-    editions: EditionLookup<'_>,
-) -> Option<(PathBuf, String)> {
-    let dir = from.parent().unwrap_or(Path::new("."));
-    if name.ends_with(".toml") || name.contains('/') || name.contains('\\') {
-        let p = dir.join(name);
-        return std::fs::read_to_string(&p).ok().map(|t| (p, t));
-    }
-    let mut d = Some(dir);
-    while let Some(x) = d {
-        let p = x.join(format!("{name}.toml"));
-        if p != from {
-            if let Ok(t) = std::fs::read_to_string(&p) {
-                return Some((p, t));
-            }
-        }
-        d = x.parent().filter(|p| !p.as_os_str().is_empty());
-    }
-    editions(name)
-}
-
-fn toml_error(file: &SourceFile, base: usize, e: &toml::de::Error) -> Diagnostic {
-    let span = e.span().unwrap_or(0..0);
-    let msg = e.message().trim().to_string();
-    Diagnostic::error(format!("invalid ruleset file: {msg}"))
-        .at(file, (span.start.max(base), span.end.max(base)))
-        .hint("see docs/ruleset-format.md for every key")
 }
 
 /// [`load_str`], with a fallback for edition names.
@@ -96,91 +43,8 @@ pub fn load_str_options(
     editions: EditionLookup<'_>,
     options: &[(String, String)],
 ) -> Result<Ruleset, LoadErrors> {
-    // 1. The chain of layers, top first, found by reading only `[meta] extends` and
-    // `include`: a file's includes lie just below it, its parent below them.
-    let mut chain: Vec<(PathBuf, String)> = vec![(path.to_path_buf(), text.to_string())];
-    let mut cur = 0;
-    loop {
-        let (p, t) = chain[cur].clone();
-        let head: RawHead = toml::from_str(&t)
-            .map_err(|e| LoadErrors(vec![toml_error(&SourceFile::single(p.clone(), &t), 0, &e)]))?;
-        let here = SourceFile::single(p.clone(), &t);
-        for inc in head.meta.include.iter().rev() {
-            let at = (inc.span().start, inc.span().end);
-            let ip = p.parent().unwrap_or(Path::new(".")).join(inc.get_ref());
-            // A file that is not on disk (a text built into a program) finds its
-            // includes through the lookup first, by their path relative to it.
-            let key = ip.to_string_lossy().replace('\\', "/");
-            let found = if p.is_file() {
-                std::fs::read_to_string(&ip).ok()
-            } else {
-                editions(&key)
-                    .map(|(_, t)| t)
-                    .or_else(|| std::fs::read_to_string(&ip).ok())
-            };
-            let Some(it) = found else {
-                return Err(LoadErrors(vec![
-                    Diagnostic::error(format!("cannot read the included file `{}`", ip.display()))
-                        .at(&here, at)
-                        .hint("an include is a path relative to the file that includes it"),
-                ]));
-            };
-            let ih: RawHead = toml::from_str(&it).map_err(|e| {
-                LoadErrors(vec![toml_error(
-                    &SourceFile::single(ip.clone(), &it),
-                    0,
-                    &e,
-                )])
-            })?;
-            if ih.meta.extends.is_some() || !ih.meta.include.is_empty() {
-                return Err(LoadErrors(vec![
-                    Diagnostic::error(format!(
-                        "the included file `{}` may not itself extend or include",
-                        ip.display()
-                    ))
-                    .at(&here, at),
-                ]));
-            }
-            if chain.len() >= MAX_LAYERS {
-                return Err(LoadErrors(vec![
-                    Diagnostic::error(format!("more than {MAX_LAYERS} layers and includes"))
-                        .at(&here, at),
-                ]));
-            }
-            chain.push((ip, it));
-        }
-        let Some(ext) = head.meta.extends else { break };
-        let at = (ext.span().start, ext.span().end);
-        if chain.len() >= MAX_LAYERS {
-            return Err(LoadErrors(vec![
-                Diagnostic::error(format!(
-                    "more than {MAX_LAYERS} layers of `extends` (a cycle?)"
-                ))
-                .at(&here, at),
-            ]));
-        }
-        let Some((pp, pt)) = resolve_extends(ext.get_ref(), &p, editions) else {
-            return Err(LoadErrors(vec![
-                Diagnostic::error(format!(
-                    "cannot find the ruleset `{}` this file extends",
-                    ext.get_ref()
-                ))
-                .at(&here, at)
-                .hint("give the name of an edition or a path relative to this file"),
-            ]));
-        };
-        if chain.iter().any(|(q, _)| *q == pp) {
-            return Err(LoadErrors(vec![
-                Diagnostic::error(format!(
-                    "`extends` goes round in a circle through `{}`",
-                    pp.display()
-                ))
-                .at(&here, at),
-            ]));
-        }
-        chain.push((pp, pt));
-        cur = chain.len() - 1;
-    }
+    // 1. The chain of layers, top first (chain.rs).
+    let mut chain = super::chain::layers(path, text, editions)?;
     chain.reverse();
     // 2. The layers laid end to end: every span is an offset into the whole.
     let mut whole = String::new();

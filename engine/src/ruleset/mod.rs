@@ -1,6 +1,7 @@
 //! A ruleset: one edition (or house rule) loaded from its TOML file, every reference
 //! resolved and every rule checked, ready to run.
 
+mod chain;
 pub mod diag;
 mod load;
 pub mod lookups;
