@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use fuba_engine::files::{FileKind, read_text};
 use fuba_engine::ruleset::diag::LoadErrors;
 use fuba_engine::ruleset::{Ruleset, load_file_with, load_str_options, load_str_with};
 
@@ -158,7 +159,7 @@ pub fn load_with_options(arg: &str, options: &[(String, String)]) -> Result<Rule
     let (path, text) = match find(arg) {
         Some(e) => (PathBuf::from(format!("<{}>", e.name)), e.text.to_string()),
         None if looks_like_path(arg) => {
-            let text = std::fs::read_to_string(arg).map_err(|e| {
+            let text = read_text(Path::new(arg), FileKind::Ruleset).map_err(|e| {
                 RulesError::Load(LoadErrors(vec![
                     fuba_engine::ruleset::diag::Diagnostic::error(format!(
                         "cannot read ruleset `{arg}`: {e}"

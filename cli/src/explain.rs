@@ -2,10 +2,11 @@
 //! each modifier list row by row (whether its condition held, what it added, the total),
 //! the table entry chosen, the triggers that fired, each with its rule and section.
 
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
+use fuba_engine::files::{FileKind, read_from, read_text};
 use fuba_engine::log::{Event, EventKind, time_text};
 use fuba_engine::replay::read_log;
 use serde_json::{Value as J, json};
@@ -210,16 +211,14 @@ fn json_of(events: &[Event], i: usize) -> J {
 
 /// Runs `fuba explain`.
 pub fn run(a: ExplainArgs) -> CliResult {
-    let mut text = String::new();
-    if a.log.as_os_str() == "-" {
-        io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| CliError::Failure(format!("cannot read the log from stdin: {e}")))?;
+    let text = if a.log.as_os_str() == "-" {
+        read_from(io::stdin().lock(), FileKind::Log)
+            .map_err(|e| CliError::Failure(format!("cannot read the log from stdin: {e}")))?
     } else {
-        text = std::fs::read_to_string(&a.log).map_err(|e| {
+        read_text(&a.log, FileKind::Log).map_err(|e| {
             CliError::Failure(format!("cannot read the log `{}`: {e}", a.log.display()))
-        })?;
-    }
+        })?
+    };
     let (header, events) = read_log(&text).map_err(CliError::Failure)?;
     // The events to explain, grouped by turn.
     let picked: Vec<usize> = match (a.event, a.turn) {

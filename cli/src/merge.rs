@@ -34,7 +34,7 @@ pub struct MergeArgs {
 
 /// Reads the tallies of one result file.
 pub fn read_tally(path: &PathBuf) -> Result<Tally, CliError> {
-    let text = std::fs::read_to_string(path)
+    let text = fuba_engine::files::read_text(path, fuba_engine::files::FileKind::Result)
         .map_err(|e| CliError::Failure(format!("cannot read {}: {e}", path.display())))?;
     #[derive(serde::Deserialize)]
     struct Result {

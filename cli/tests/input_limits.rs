@@ -194,3 +194,93 @@ fn issue15_an_extends_path_is_relative_to_the_file_that_names_it() {
         assert_eq!(o.status.code(), Some(0), "{path}: {}", stderr(&o));
     }
 }
+
+// ------------------------------------------------------------------ item 2: file sizes
+
+/// Asserts that `args` fail within 20 s (exit 1) with every piece of `expect` in what
+/// they print.
+fn refused(args: &[&str], expect: &[&str]) {
+    let o = fuba_within(args, 20)
+        .unwrap_or_else(|| panic!("`fuba {}` still running after 20 s", args.join(" ")));
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+    // `fuba scenario` reports on stdout, the other commands on stderr.
+    let said = format!("{}{}", stdout(&o), stderr(&o));
+    for e in expect {
+        assert!(said.contains(e), "{args:?}: expected `{e}` in:\n{said}");
+    }
+}
+
+#[test]
+fn issue15_what_is_not_a_regular_file_is_refused_before_it_is_read() {
+    let not_regular = "not a regular file";
+    refused(
+        &["rules", "check", "/dev/zero"],
+        &["/dev/zero", not_regular],
+    );
+    refused(
+        &["play", "--rules", "/dev/zero", "--option", "skills=1"],
+        &["/dev/zero", not_regular],
+    );
+    refused(&["rules", "check", "rulesets/"], &["rulesets/", "folder"]);
+    refused(&["explain", "/dev/zero"], &["/dev/zero", not_regular]);
+    refused(&["scenario", "/dev/zero"], &["/dev/zero", not_regular]);
+    let dir = scratch("dev-zero");
+    let h = dir.join("h.toml");
+    std::fs::write(&h, "[meta]\nextends = \"/dev/zero\"\nname = \"h\"\n").expect("write");
+    // Located at the `extends`, and not "cannot find".
+    refused(
+        &["rules", "check", h.to_str().expect("a UTF-8 path")],
+        &["/dev/zero", not_regular, "h.toml:2:11"],
+    );
+}
+
+#[test]
+fn issue15_files_over_their_size_limit_are_refused_naming_the_file_and_the_limit() {
+    let dir = scratch("too-large");
+    let big = dir.join("big.toml");
+    std::fs::write(&big, "# a comment line\n".repeat(70_000)).expect("write");
+    let big = big.to_str().expect("a UTF-8 path");
+    refused(
+        &["rules", "check", big],
+        &[
+            big,
+            "1,190,000 bytes",
+            "at most 1 MiB",
+            "MAX_RULESET_FILE_BYTES",
+        ],
+    );
+    // Five layers of 900 kB each: each file is within its limit, the whole is not.
+    for i in 1..=5 {
+        let below = if i == 5 {
+            "original".to_string()
+        } else {
+            format!("l{}.toml", i + 1)
+        };
+        let text = format!(
+            "[meta]\nextends = \"{below}\"\nname = \"l{i}\"\n{}",
+            "# padding padding\n".repeat(50_000)
+        );
+        std::fs::write(dir.join(format!("l{i}.toml")), text).expect("write");
+    }
+    let top = dir.join("l1.toml");
+    refused(
+        &["rules", "check", top.to_str().expect("a UTF-8 path")],
+        &["at most 4 MiB", "MAX_RULESET_BYTES", "l4.toml:2:11"],
+    );
+    // A log and a scenario, as sparse files: refused from their size, before reading.
+    let log = dir.join("huge.jsonl");
+    std::fs::File::create(&log)
+        .and_then(|f| f.set_len(65 << 20))
+        .expect("a sparse file");
+    let log = log.to_str().expect("a UTF-8 path");
+    refused(&["explain", log], &[log, "at most 64 MiB", "MAX_LOG_BYTES"]);
+    let sc = dir.join("huge-scenario.toml");
+    std::fs::File::create(&sc)
+        .and_then(|f| f.set_len(2 << 20))
+        .expect("a sparse file");
+    let sc = sc.to_str().expect("a UTF-8 path");
+    refused(
+        &["scenario", sc],
+        &[sc, "at most 1 MiB", "MAX_SCENARIO_BYTES"],
+    );
+}

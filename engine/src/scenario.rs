@@ -258,7 +258,8 @@ impl Scenario {
             path: path.display().to_string(),
             message,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
+        let text = crate::files::read_text(path, crate::files::FileKind::Scenario)
+            .map_err(|e| err(format!("cannot read: {e}")))?;
         let mut s: Scenario = toml::from_str(&text).map_err(|e| {
             let (l, c) = e.span().map_or((0, 0), |sp| {
                 let before = &text[..sp.start.min(text.len())];

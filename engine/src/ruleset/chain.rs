@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 use super::Ruleset;
 use super::diag::{Diagnostic, LoadErrors, SourceFile};
 use super::raw::RawHead;
+use crate::files::{FileKind, read_text, size_text};
+use crate::limits::MAX_RULESET_BYTES;
 
 /// The editions a program has built in, by name (and the fragments they include, by
 /// their path relative to the edition's file): its path as shown in messages and its
@@ -35,7 +37,7 @@ pub fn load_file(path: &Path) -> Result<Ruleset, LoadErrors> {
 
 /// [`load_file`], with the editions a program has built in.
 pub fn load_file_with(path: &Path, editions: EditionLookup<'_>) -> Result<Ruleset, LoadErrors> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = read_text(path, FileKind::Ruleset).map_err(|e| {
         LoadErrors(vec![Diagnostic::error(format!(
             "cannot read ruleset `{}`: {e}",
             path.display()
@@ -49,19 +51,33 @@ fn is_path(name: &str) -> bool {
     name.ends_with(".toml") || name.contains('/') || name.contains('\\')
 }
 
-/// Where `extends = name` written in `from` points: its path and text.
+/// Where `extends = name` written in `from` points: its path and text, or why it was not
+/// found or read.
 fn resolve_extends(
     name: &str,
     from: &Path,
     editions: EditionLookup<'_>,
-) -> Option<(PathBuf, String)> {
+) -> Result<(PathBuf, String), String> {
+    let read = |p: PathBuf| match read_text(&p, FileKind::Ruleset) {
+        Ok(t) => Ok((p, t)),
+        Err(e) => Err(format!(
+            "cannot read the ruleset `{}` this file extends: {e}",
+            p.display()
+        )),
+    };
     let dir = from.parent().unwrap_or(Path::new("."));
     if is_path(name) {
         let p = dir.join(name);
-        return std::fs::read_to_string(&p).ok().map(|t| (p, t));
+        if std::fs::symlink_metadata(&p).is_err() {
+            return Err(format!(
+                "cannot find the ruleset `{name}` this file extends: there is no file `{}`",
+                p.display()
+            ));
+        }
+        return read(p);
     }
     if let Some(found) = editions(name) {
-        return Some(found);
+        return Ok(found);
     }
     // No edition of that name is built in: `NAME.toml` in the file's real folder or one
     // above it, the same however the file was named.
@@ -69,14 +85,33 @@ fn resolve_extends(
     let mut d = from.parent();
     while let Some(x) = d {
         let p = x.join(format!("{name}.toml"));
-        if p != from {
-            if let Ok(t) = std::fs::read_to_string(&p) {
-                return Some((p, t));
-            }
+        if p != from && std::fs::symlink_metadata(&p).is_ok() {
+            return read(p);
         }
         d = x.parent().filter(|p| !p.as_os_str().is_empty());
     }
-    None
+    Err(format!(
+        "cannot find the ruleset `{name}` this file extends"
+    ))
+}
+
+/// An error when the layers read so far hold more than [`MAX_RULESET_BYTES`].
+fn too_large(
+    chain: &[(PathBuf, String)],
+    here: &SourceFile,
+    at: (usize, usize),
+) -> Option<LoadErrors> {
+    let total: usize = chain.iter().map(|(_, t)| t.len()).sum();
+    (total as u64 > MAX_RULESET_BYTES).then(|| {
+        LoadErrors(vec![
+            Diagnostic::error(format!(
+                "the ruleset, its layers and included files together are {}; a ruleset may be at most {} (`MAX_RULESET_BYTES` in engine/src/limits.rs)",
+                size_text(total as u64),
+                size_text(MAX_RULESET_BYTES)
+            ))
+            .at(here, at),
+        ])
+    })
 }
 
 /// A TOML error as a located diagnostic; `base` is the offset of the layer's text.
@@ -108,20 +143,20 @@ pub(super) fn layers(
             // A file that is not on disk (a text built into a program) finds its
             // includes through the lookup first, by their path relative to it.
             let key = ip.to_string_lossy().replace('\\', "/");
-            let found = if p.is_file() {
-                std::fs::read_to_string(&ip).ok()
-            } else {
-                editions(&key)
-                    .map(|(_, t)| t)
-                    .or_else(|| std::fs::read_to_string(&ip).ok())
+            let found = match editions(&key) {
+                Some((_, t)) if !p.is_file() => Ok(t),
+                _ => read_text(&ip, FileKind::Ruleset),
             };
-            let Some(it) = found else {
-                return Err(LoadErrors(vec![
-                    Diagnostic::error(format!("cannot read the included file `{}`", ip.display()))
-                        .at(&here, at)
-                        .hint("an include is a path relative to the file that includes it"),
-                ]));
-            };
+            let it = found.map_err(|e| {
+                LoadErrors(vec![
+                    Diagnostic::error(format!(
+                        "cannot read the included file `{}`: {e}",
+                        ip.display()
+                    ))
+                    .at(&here, at)
+                    .hint("an include is a path relative to the file that includes it"),
+                ])
+            })?;
             let ih: RawHead = toml::from_str(&it).map_err(|e| {
                 LoadErrors(vec![toml_error(
                     &SourceFile::single(ip.clone(), &it),
@@ -145,6 +180,9 @@ pub(super) fn layers(
                 ]));
             }
             chain.push((ip, it));
+            if let Some(e) = too_large(&chain, &here, at) {
+                return Err(e);
+            }
         }
         let Some(ext) = head.meta.extends else { break };
         let at = (ext.span().start, ext.span().end);
@@ -156,16 +194,11 @@ pub(super) fn layers(
                 .at(&here, at),
             ]));
         }
-        let Some((pp, pt)) = resolve_extends(ext.get_ref(), &p, editions) else {
-            return Err(LoadErrors(vec![
-                Diagnostic::error(format!(
-                    "cannot find the ruleset `{}` this file extends",
-                    ext.get_ref()
-                ))
-                .at(&here, at)
-                .hint("give the name of an edition or a path relative to this file"),
-            ]));
-        };
+        let (pp, pt) = resolve_extends(ext.get_ref(), &p, editions).map_err(|m| {
+            LoadErrors(vec![Diagnostic::error(m).at(&here, at).hint(
+                "give the name of an edition or a path relative to this file",
+            )])
+        })?;
         if chain.iter().any(|(q, _)| *q == pp) {
             return Err(LoadErrors(vec![
                 Diagnostic::error(format!(
@@ -176,6 +209,9 @@ pub(super) fn layers(
             ]));
         }
         chain.push((pp, pt));
+        if let Some(e) = too_large(&chain, &here, at) {
+            return Err(e);
+        }
         cur = chain.len() - 1;
     }
     Ok(chain)

@@ -1,0 +1,25 @@
+//! Every limit on what fuba reads and loads, in one place, on in every build. The limits
+//! on running rules are the fields of [`crate::vm::Limits`] (their defaults are set
+//! there); the parser's are in `grammar/src/limits.rs`, re-exported here; the board's
+//! largest number of areas is [`crate::board::MAX_AREAS`]. `docs/limits.md` lists them
+//! all.
+
+pub use fuba_grammar::limits::{MAX_CODE_BYTES, MAX_NESTING};
+
+/// Largest ruleset file (a layer or an included fragment), in bytes: 1 MiB, about
+/// fifteen times the largest edition file.
+pub const MAX_RULESET_FILE_BYTES: u64 = 1 << 20;
+
+/// Largest ruleset, every layer and included file together, in bytes: 4 MiB.
+pub const MAX_RULESET_BYTES: u64 = 4 << 20;
+
+/// Largest scenario file, in bytes: 1 MiB.
+pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;
+
+/// Largest match log read (`fuba replay`, `fuba explain`), in bytes: 64 MiB, about ninety
+/// times the log of a whole 2024 match.
+pub const MAX_LOG_BYTES: u64 = 64 << 20;
+
+/// Largest batch result read by `fuba merge` (`fuba simulate --format json`), in bytes:
+/// 64 MiB.
+pub const MAX_RESULT_BYTES: u64 = 64 << 20;
