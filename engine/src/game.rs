@@ -93,6 +93,7 @@ impl<'a> Game<'a> {
             version: LOG_VERSION,
             ruleset: self.m.rs.name.clone(),
             fingerprint: self.m.rs.fingerprint.clone(),
+            rulebook: self.m.rs.source.clone(),
             seed: self.m.seed,
             home: self.agents[0].name(),
             away: self.agents[1].name(),

@@ -20,6 +20,11 @@ pub struct LogHeader {
     pub ruleset: String,
     /// A fingerprint of the ruleset file's content.
     pub fingerprint: String,
+    /// The rulebook (edition) the ruleset encodes: its `[meta] source`, which a house rule
+    /// inherits from the edition it extends. Empty when the ruleset names none, and in logs
+    /// written before the header recorded it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rulebook: String,
     /// The match seed.
     pub seed: u64,
     /// The home agent.

@@ -28,7 +28,9 @@ pub fn write_log(
 }
 
 /// Reads a log in JSON Lines: the header line, then one event per line. Blank lines are
-/// skipped. Errors name the line (1-based).
+/// skipped. Errors name the line (1-based). A log without events is an error, and so is
+/// an event whose `seq` is not its position (a line lost, swapped or repeated): the log
+/// is damaged, and replaying it would only report a difference the rules did not make.
 pub fn read_log(text: &str) -> Result<(LogHeader, Vec<Event>), String> {
     let mut lines = text
         .lines()
@@ -56,7 +58,22 @@ pub fn read_log(text: &str) -> Result<(LogHeader, Vec<Event>), String> {
     let mut events = Vec::new();
     for (n, line) in lines {
         let e = parse_event(line).map_err(|e| format!("line {n}: not an event: {e}"))?;
+        if e.seq as usize != events.len() {
+            return Err(format!(
+                "line {n}: the log is damaged: event seq {} where seq {} was expected (events \
+                 are numbered from 0, one per line, in order; a line was lost, swapped or \
+                 repeated)",
+                e.seq,
+                events.len()
+            ));
+        }
         events.push(e);
+    }
+    if events.is_empty() {
+        return Err(format!(
+            "the log has no events: only its header (line {hn}); a match log holds every event \
+             of the match after the header"
+        ));
     }
     Ok((header, events))
 }
@@ -117,6 +134,29 @@ pub struct ReplayReport {
     pub stopped: Option<String>,
     /// The ruleset differs from the one the log was recorded with (its fingerprint).
     pub rules_changed: bool,
+    /// The ruleset and rulebook named in the log's header (the recording's).
+    pub recorded_rules: RulesName,
+    /// The ruleset and rulebook of the replay.
+    pub replay_rules: RulesName,
+}
+
+/// A ruleset's name and the rulebook (edition) it encodes, as a log header records them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RulesName {
+    /// The ruleset's `[meta] name`.
+    pub ruleset: String,
+    /// Its `[meta] source`, the rulebook; empty when unknown.
+    pub rulebook: String,
+}
+
+impl std::fmt::Display for RulesName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.rulebook.is_empty() {
+            write!(f, "ruleset `{}` (rulebook not recorded)", self.ruleset)
+        } else {
+            write!(f, "ruleset `{}` (rulebook {})", self.ruleset, self.rulebook)
+        }
+    }
 }
 
 impl ReplayReport {
@@ -125,10 +165,19 @@ impl ReplayReport {
         self.verdict == Verdict::Identical
     }
 
-    /// A note when the rules changed since the log was recorded.
-    pub fn rules_note(&self) -> Option<&'static str> {
-        self.rules_changed
-            .then_some("rules changed since the log was recorded (the fingerprint differs)")
+    /// A note when the log is replayed under another ruleset than the one that recorded it
+    /// (naming both, with their rulebooks), or when the same ruleset changed since.
+    pub fn rules_note(&self) -> Option<String> {
+        if self.recorded_rules.ruleset != self.replay_rules.ruleset {
+            Some(format!(
+                "the log was recorded under {} and is replayed under {}",
+                self.recorded_rules, self.replay_rules
+            ))
+        } else {
+            self.rules_changed.then(|| {
+                "rules changed since the log was recorded (the fingerprint differs)".to_string()
+            })
+        }
     }
 }
 
@@ -207,6 +256,14 @@ pub fn replay(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> ReplayRepor
         score,
         stopped,
         rules_changed: header.fingerprint != rs.fingerprint,
+        recorded_rules: RulesName {
+            ruleset: header.ruleset.clone(),
+            rulebook: header.rulebook.clone(),
+        },
+        replay_rules: RulesName {
+            ruleset: rs.name.clone(),
+            rulebook: rs.source.clone(),
+        },
     }
 }
 
@@ -308,6 +365,70 @@ mod tests {
         assert!(d.produced.is_none());
         let msg = d.message.expect("the error message");
         assert!(msg.contains("scripted choice \"nowhere at all\""), "{msg}");
+    }
+
+    #[test]
+    fn a_log_with_only_its_header_has_no_events() {
+        let rs = original();
+        let text = record(&rs, 6);
+        let header = text.lines().next().expect("a header line");
+        let err = read_log(header).unwrap_err();
+        assert!(
+            err.starts_with("the log has no events: only its header (line 1)"),
+            "{err}"
+        );
+        let err = read_log(&format!("\n{header}\n\n")).unwrap_err();
+        assert!(err.contains("(line 2)"), "{err}");
+    }
+
+    #[test]
+    fn swapped_or_repeated_lines_are_a_damaged_log() {
+        let rs = original();
+        let text = record(&rs, 7);
+        let lines: Vec<&str> = text.lines().collect();
+        let mut swapped = lines.clone();
+        swapped.swap(10, 11);
+        let err = read_log(&swapped.join("\n")).unwrap_err();
+        assert!(
+            err.starts_with("line 11: the log is damaged: event seq 10 where seq 9 was expected"),
+            "{err}"
+        );
+        let mut repeated = lines.clone();
+        repeated.insert(5, lines[4]);
+        let err = read_log(&repeated.join("\n")).unwrap_err();
+        assert!(
+            err.starts_with("line 6: the log is damaged: event seq 3 where seq 4"),
+            "{err}"
+        );
+        assert!(read_log(&lines.join("\n")).is_ok());
+    }
+
+    #[test]
+    fn a_log_of_another_ruleset_names_both_with_their_rulebooks() {
+        let rs = original();
+        let (mut header, events) = read_log(&record(&rs, 8)).unwrap();
+        assert_eq!(header.rulebook, rs.source);
+        let r = replay(&rs, &header, &events);
+        assert_eq!(r.rules_note(), None);
+        header.ruleset = "house".into();
+        header.rulebook = "house-rules.txt".into();
+        let r = replay(&rs, &header, &events);
+        assert_eq!(
+            r.rules_note().as_deref(),
+            Some(
+                format!(
+                    "the log was recorded under ruleset `house` (rulebook house-rules.txt) and is \
+                     replayed under ruleset `{}` (rulebook {})",
+                    rs.name, rs.source
+                )
+                .as_str()
+            )
+        );
+        header.rulebook.clear();
+        let note = replay(&rs, &header, &events)
+            .rules_note()
+            .unwrap_or_default();
+        assert!(note.contains("`house` (rulebook not recorded)"), "{note}");
     }
 
     #[test]
