@@ -277,15 +277,22 @@ fn search_beats_heuristic_beats_random_in_every_edition() {
 struct Play {
     long_range_attempts: u64,
     long_range_shots: u64,
-    long_passes: Vec<f64>,
+    /// Each figure of the ruleset per match, as `fuba compare` counts it.
+    figures: std::collections::BTreeMap<String, Vec<f64>>,
 }
 
 impl Play {
     fn shot_share(&self) -> f64 {
         self.long_range_shots as f64 / self.long_range_attempts.max(1) as f64
     }
-    fn long_passes(&self) -> f64 {
-        self.long_passes.iter().sum::<f64>() / self.long_passes.len() as f64
+    fn figure(&self, name: &str) -> &[f64] {
+        self.figures
+            .get(name)
+            .unwrap_or_else(|| panic!("no figure {name}"))
+    }
+    fn mean(&self, name: &str) -> f64 {
+        let x = self.figure(name);
+        x.iter().sum::<f64>() / x.len() as f64
     }
 }
 
@@ -326,23 +333,28 @@ fn watch_play<A: Agent + 'static>(
     let seeds: Vec<u64> = seeds.collect();
     let per_match = on_two_threads(&seeds, |seed| play_watched(rs, agent, seed));
     let mut play = Play::default();
-    for (seen, long) in per_match {
+    for (seen, figures) in per_match {
         for (outside, shoot) in seen {
             if outside {
                 play.long_range_attempts += 1;
                 play.long_range_shots += u64::from(shoot);
             }
         }
-        play.long_passes.push(long);
+        for (name, n) in figures {
+            play.figures.entry(name).or_default().push(f64::from(n));
+        }
     }
     play
 }
+
+/// Each figure of a ruleset and its count in one match.
+type Counted = Vec<(String, u32)>;
 
 fn play_watched<A: Agent + 'static>(
     rs: &Ruleset,
     agent: &(dyn Fn(u64, Team) -> A + Sync),
     seed: u64,
-) -> (Vec<(bool, bool)>, f64) {
+) -> (Vec<(bool, bool)>, Counted) {
     let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     struct Shared<A> {
         watch: ShotWatch<A>,
@@ -373,26 +385,15 @@ fn play_watched<A: Agent + 'static>(
             out: seen.clone(),
         }) as Box<dyn Agent>
     };
-    let mut g = Game::new(rs, seed, Box::new(SeededDice::new(seed)), side(0), side(1)).with_log();
+    let mut g = Game::new(rs, seed, Box::new(SeededDice::new(seed)), side(0), side(1));
     g.play().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-    let mut long = 0.0;
-    for e in g.events() {
-        if let fuba_engine::log::EventKind::Emit { kind, fields } = &e.kind {
-            let area = |f: &str| {
-                fields
-                    .get(f)
-                    .and_then(|v| v.as_str())
-                    .and_then(|n| rs.board.find(n))
-            };
-            if let ("pass", Some(a), Some(b)) = (kind.as_str(), area("from"), area("to")) {
-                if rs.board.between(a, b) >= 1 {
-                    long += 1.0;
-                }
-            }
-        }
-    }
+    // The ruleset's figures, as `fuba simulate` and `fuba compare` count them.
+    let figures = rs.figures.iter().enumerate();
+    let counted = figures
+        .map(|(i, f)| (f.name.clone(), f.count(i, &g.m.counters)))
+        .collect();
     let out = seen.borrow().clone();
-    (out, long)
+    (out, counted)
 }
 
 /// z of a difference of two shares (pooled).
@@ -428,9 +429,13 @@ fn search_adapts_to_house_rules_that_change_incentives() {
         let path = fuba_tests::root().join(format!("rulesets/examples/{file}.toml"));
         fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"))
     };
-    let base = edition("original");
     let long_range = example("long-range-goals-count-two");
     let gentle = example("gentle-long-pass");
+    // The edition counts the figures the house rules declare, as `fuba compare` has it.
+    let mut base = edition("original");
+    for house in [&long_range, &gentle] {
+        base.adopt_figures(house).unwrap_or_else(|e| panic!("{e}"));
+    }
     let searched = |rs: &Ruleset, seeds: std::ops::Range<u64>| {
         let values = PositionValues::for_ruleset(rs);
         watch_play(
@@ -454,6 +459,17 @@ fn search_adapts_to_house_rules_that_change_incentives() {
         l.shot_share()
     );
     assert!(z > 2.576, "search did not shoot more from range: z {z:.2}");
+    // The same shift in the figure the house rule declares, per match.
+    let z = mean_z(b.figure("long_range_shots"), l.figure("long_range_shots"));
+    eprintln!(
+        "search shoots {:.2} times per match from outside the box, {:.2} when such a goal counts two (z {z:.2})",
+        b.mean("long_range_shots"),
+        l.mean("long_range_shots")
+    );
+    assert!(
+        z > 1.96,
+        "long-range shots per match did not rise: z {z:.2}"
+    );
     let (hb, hl) = (heuristic(&base), heuristic(&long_range));
     eprintln!(
         "heuristic: {:.3} and {:.3}",
@@ -467,11 +483,11 @@ fn search_adapts_to_house_rules_that_change_incentives() {
     );
 
     let g = searched(&gentle, 1..61);
-    let z = mean_z(&b.long_passes, &g.long_passes);
+    let z = mean_z(b.figure("long_passes"), g.figure("long_passes"));
     eprintln!(
         "search plays {:.2} long passes per match, {:.2} with the gentler long pass (z {z:.2})",
-        b.long_passes(),
-        g.long_passes()
+        b.mean("long_passes"),
+        g.mean("long_passes")
     );
     assert!(z > 2.576, "search did not play more long passes: z {z:.2}");
 }

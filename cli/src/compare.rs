@@ -24,6 +24,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
 
 use crate::simulate::{self, Plan, StatsFormat};
@@ -306,15 +307,41 @@ struct Tests {
     alpha: f64,
 }
 
+/// Counts every figure any of the rulesets declares under each of them: a figure a house
+/// rule adds to see what it changes (`long_passes = { event = "pass", where = ... }`) is
+/// then counted under the ruleset it is compared with too.
+fn share_figures(rulesets: &mut [Ruleset]) -> CliResult {
+    for i in 0..rulesets.len() {
+        for j in 0..rulesets.len() {
+            if i == j {
+                continue;
+            }
+            let (to, from) = if i < j {
+                let (a, b) = rulesets.split_at_mut(j);
+                (&mut a[i], &b[0])
+            } else {
+                let (a, b) = rulesets.split_at_mut(i);
+                (&mut b[0], &a[j])
+            };
+            to.adopt_figures(from).map_err(|d| {
+                let hint = d.hint.map(|h| format!(" ({h})")).unwrap_or_default();
+                CliError::Failure(format!("{}{hint}", d.message))
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `fuba compare`.
 pub fn run(a: CompareArgs) -> CliResult {
     simulate::machine_players(a.home, a.away)?;
     crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
-    let rulesets = a
+    let mut rulesets = a
         .rules
         .iter()
         .map(|r| crate::editions::load_rules_with(r, &a.options))
         .collect::<Result<Vec<_>, _>>()?;
+    share_figures(&mut rulesets)?;
     let seed = seed_or_clock(a.seed);
     let mut names: Vec<String> = a.rules.iter().map(|r| short_name(r)).collect();
     // Two files with the same stem: fall back to the arguments as given.

@@ -221,7 +221,7 @@ impl Tally {
             figures: rs
                 .figures
                 .iter()
-                .map(|(n, _)| (n.clone(), Moments::default()))
+                .map(|f| (f.name.clone(), Moments::default()))
                 .collect(),
             goals_x_shots: 0,
             runaways: 0,
@@ -281,11 +281,9 @@ impl Tally {
             m.add(*x);
         }
         let mut shots = None;
-        for ((name, m), (_, kinds)) in self.figures.iter_mut().zip(&rs.figures) {
-            let n: i64 = kinds
-                .iter()
-                .map(|k| i64::from(c.emits.get(*k as usize).copied().unwrap_or(0)))
-                .sum();
+        let figures = self.figures.iter_mut().zip(&rs.figures).enumerate();
+        for (i, ((name, m), f)) in figures {
+            let n = i64::from(f.count(i, c));
             m.add(n);
             row.push(n);
             if name == "shots" {

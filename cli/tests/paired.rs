@@ -75,8 +75,23 @@ fn a_wing_goal_counting_two_is_seen_through_the_pairing() {
     assert!(welch_lo < 0.0 && 0.0 < welch_hi, "Welch's holds 0");
     assert_eq!(paired["significant"], true);
     assert_eq!(d["significant"], false);
+    // The house rule's own figure (`wing_shots`) is counted under the edition too.
+    let wing = figure(&v, "figures.wing_shots");
+    let values = wing["values"].as_array().expect("values");
+    assert_eq!(values.len(), 2, "{wing}");
+    assert!(
+        values[0]["value"].as_f64().is_some_and(|x| x > 0.0),
+        "{wing}"
+    );
+    assert_eq!(values[0]["value"], values[1]["value"], "{wing}");
     // Only the score changed: the twins played the same shots, turns and dice.
-    for id in ["figures.shots", "turns", "dice", "possession_changes"] {
+    for id in [
+        "figures.shots",
+        "figures.wing_shots",
+        "turns",
+        "dice",
+        "possession_changes",
+    ] {
         let p = &figure(&v, id)["differences"][0]["paired"];
         assert_eq!(p["difference"], 0.0, "{id}: {p}");
         assert_eq!(interval(p), (0.0, 0.0), "{id}");

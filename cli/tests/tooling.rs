@@ -104,7 +104,7 @@ fn show_lists_constants_procedures_skills_and_options() {
 }
 
 #[test]
-fn diff_shows_exactly_the_changed_constant() {
+fn diff_shows_exactly_the_changed_constant_and_the_added_figure() {
     let o = fuba(&[
         "rules",
         "diff",
@@ -123,11 +123,13 @@ fn diff_shows_exactly_the_changed_constant() {
     ]);
     let j = json(&o);
     let changes = j["changes"].as_array().expect("changes");
-    assert_eq!(changes.len(), 1, "{j}");
+    assert_eq!(changes.len(), 2, "{j}");
     assert_eq!(changes[0]["section"], "constants");
     assert_eq!(changes[0]["entry"], "long_pass_per_area");
     assert_eq!(changes[0]["fields"][0]["old"], "-2");
     assert_eq!(changes[0]["fields"][0]["new"], "-1");
+    assert_eq!(changes[1]["section"], "figures");
+    assert_eq!(changes[1]["entry"], "long_passes");
 }
 
 #[test]

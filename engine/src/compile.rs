@@ -329,7 +329,9 @@ impl<'r> Compiler<'r> {
                 let mut fs = Vec::new();
                 for (name, e) in fields {
                     let f = self.rs.intern(&name.name);
-                    fs.push((f, self.expr(e)?.0));
+                    let (n, ty) = self.expr(e)?;
+                    self.rs.emit_fields.entry((k, f)).or_insert(ty);
+                    fs.push((f, n));
                 }
                 (Stmt::Emit(k, fs.into_boxed_slice()), Ty::None)
             }

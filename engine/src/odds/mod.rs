@@ -174,11 +174,19 @@ pub struct Leaf {
     pub stop: Option<String>,
 }
 
+/// Each of the ruleset's figures as counted in `m` so far.
+fn figure_counts(m: &Match<'_>) -> Vec<u32> {
+    let figures = m.rs.figures.iter().enumerate();
+    figures.map(|(i, f)| f.count(i, &m.counters)).collect()
+}
+
 /// What a position's counts were before the run, to tell what the run added.
 #[derive(Debug, Clone)]
 pub struct Before {
     score: [i64; 2],
     emits: Vec<u32>,
+    /// Each figure's count ([`crate::ruleset::Figure::count`]).
+    figures: Vec<u32>,
     by_field: Vec<Vec<(Value, u32)>>,
 }
 
@@ -188,6 +196,7 @@ impl Before {
         Before {
             score: m.st.score,
             emits: m.counters.emits.clone(),
+            figures: figure_counts(m),
             by_field: m.counters.by_field.clone(),
         }
     }
@@ -208,15 +217,11 @@ impl Before {
     /// at, if any; `vars`: the state variables to read).
     pub fn leaf(&self, m: &Match<'_>, stop: Option<&Stop>, vars: &[Watch]) -> Leaf {
         let rs = m.rs;
-        let emits = |s: usize| {
-            let now = m.counters.emits.get(s).copied().unwrap_or(0);
-            now.saturating_sub(self.emits.get(s).copied().unwrap_or(0))
-        };
         let mut events = Vec::new();
-        for (name, kinds) in &rs.figures {
-            let n: u32 = kinds.iter().map(|k| emits(*k as usize)).sum();
+        for ((f, now), before) in rs.figures.iter().zip(figure_counts(m)).zip(&self.figures) {
+            let n = now.saturating_sub(*before);
             if n > 0 {
-                events.push((name.clone(), n));
+                events.push((f.name.clone(), n));
             }
         }
         for (i, b) in rs.breakdowns.iter().enumerate() {
@@ -508,7 +513,7 @@ impl Distribution {
             let base = n.split('[').next().unwrap_or(n);
             rs.figures
                 .iter()
-                .position(|f| f.0 == base)
+                .position(|f| f.name == base)
                 .or_else(|| {
                     rs.breakdowns
                         .iter()

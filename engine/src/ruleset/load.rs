@@ -18,8 +18,8 @@ use crate::board::{BoardSpec, LinkKind, Side};
 use crate::compile::{Compiler, ProcResolver};
 use crate::ir::Code;
 
-pub use super::chain::{EditionLookup, load_file, load_file_with};
 use super::chain::toml_error;
+pub use super::chain::{EditionLookup, load_file, load_file_with};
 
 /// Loads and checks a ruleset from text; `path` names it in messages.
 pub fn load_str(path: &Path, text: &str) -> Result<Ruleset, LoadErrors> {
@@ -514,16 +514,7 @@ fn build(
     };
 
     let m = &raw.match_;
-    let ball_values = m
-        .ball_values
-        .as_ref()
-        .map_or((1, 6), |s| (s.get_ref()[0], s.get_ref()[1]));
-    let pieces = m.pieces.as_ref().map_or(11, |s| *s.get_ref());
-    if !(1..=16).contains(&pieces) {
-        if let Some(s) = &m.pieces {
-            errors.push(Diagnostic::error("match.pieces must be 1 to 16").at(&file, value_span(s)));
-        }
-    }
+    let nums = super::ranges::match_numbers(m, &file, &mut errors);
     let mut rs = Ruleset {
         name: raw.meta.name.clone(),
         title: raw.meta.title.clone(),
@@ -543,24 +534,19 @@ fn build(
         hooks: Vec::new(),
         triggers: Vec::new(),
         units: Vec::new(),
-        halves: m
-            .halves
-            .as_ref()
-            .map_or(2, |h| (*h.get_ref()).clamp(1, 10) as u32),
-        max_turns_per_half: m
-            .max_turns_per_half
-            .as_ref()
-            .map_or(500, |h| (*h.get_ref()).clamp(1, 100_000) as u32),
+        halves: nums.halves,
+        max_turns_per_half: nums.max_turns_per_half,
         start: None,
         half_start: None,
         stages: Vec::new(),
         turn_end: None,
-        ball_values,
-        pieces: pieces.clamp(1, 16) as u8,
-        count_cap: m.count_cap.as_ref().map_or(0, |c| *c.get_ref()),
+        ball_values: nums.ball_values,
+        pieces: nums.pieces,
+        count_cap: nums.count_cap,
         narration: HashMap::new(),
         figures: Vec::new(),
         breakdowns: Vec::new(),
+        emit_fields: HashMap::new(),
         removed,
         raw: Arc::default(),
         warnings: Vec::new(),
@@ -659,6 +645,8 @@ fn build(
                     .at(&file, span),
             );
         }
+        let range = super::ranges::option_range(name, o, ty, &default, &file, &mut errors);
+        super::ranges::check_set(name, &value, range, o, &file, &mut errors);
         rs.constants.push((name.clone(), value.clone(), ty));
         rs.options.push(MatchOption {
             name: name.clone(),
@@ -666,6 +654,7 @@ fn build(
             default,
             value,
             ty,
+            range,
         });
     }
 
@@ -1073,22 +1062,8 @@ fn build(
         let k = rs.intern(kind);
         rs.narration.insert(k, template.get_ref().clone());
     }
-    for (name, figure) in &raw.figures {
-        match figure.get_ref() {
-            RawFigure::Kinds(kinds) => {
-                let syms = kinds.iter().map(|k| rs.intern(k)).collect();
-                rs.figures.push((name.clone(), syms));
-            }
-            RawFigure::By { event, by } => {
-                let (kind, field) = (rs.intern(event), rs.intern(by));
-                rs.breakdowns.push(Breakdown {
-                    name: name.clone(),
-                    kind,
-                    field,
-                });
-            }
-        }
-    }
+    // Figures last: their tests read the fields every procedure emits.
+    super::figures::build(&mut rs, &raw, &mut errors);
 
     errors.extend(resolver.errors);
     // Keep the order of the file, and drop repeats.

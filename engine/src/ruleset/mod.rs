@@ -3,7 +3,9 @@
 
 mod chain;
 pub mod diag;
+pub mod figures;
 mod load;
+mod ranges;
 pub mod lookups;
 pub mod raw;
 
@@ -155,6 +157,19 @@ pub struct MatchOption {
     pub value: Value,
     /// Its type.
     pub ty: Ty,
+    /// The lowest and highest value of an integer option (`min`, `max`).
+    pub range: Option<(i64, i64)>,
+}
+
+/// A figure counting events per match (`[figures] NAME = [...]` or `{ event, where }`).
+#[derive(Debug, Clone)]
+pub struct Figure {
+    /// The figure's name.
+    pub name: String,
+    /// The event kinds counted.
+    pub kinds: Vec<Sym>,
+    /// Only the events passing this test count (then `kinds` has one kind).
+    pub test: Option<FigureTest>,
 }
 
 /// A figure counting the events of one kind by the value of one of their fields (which
@@ -167,6 +182,20 @@ pub struct Breakdown {
     pub kind: Sym,
     /// The field.
     pub field: Sym,
+    /// Only the events passing this test count.
+    pub test: Option<FigureTest>,
+}
+
+/// A figure's `where`: a condition over an event's fields, the constants and the board,
+/// worked out when the event is emitted ([`crate::ruleset::figures`]).
+#[derive(Debug, Clone)]
+pub struct FigureTest {
+    /// The condition as written.
+    pub source: String,
+    /// The checked condition; local slot `i` is the field `fields[i]`.
+    pub cond: crate::ir::Node,
+    /// The event field each local slot holds.
+    pub fields: Vec<Sym>,
 }
 
 /// A declared state variable.
@@ -234,10 +263,13 @@ pub struct Ruleset {
     pub count_cap: i64,
     /// Narration templates by event kind symbol.
     pub narration: HashMap<Sym, String>,
-    /// Figures: name and the event kinds counted.
-    pub figures: Vec<(String, Vec<Sym>)>,
+    /// Figures counted per match.
+    pub figures: Vec<Figure>,
     /// Figures that count one event kind by the value of one of its fields.
     pub breakdowns: Vec<Breakdown>,
+    /// The type of each field of each event kind the rules emit (the first emit of the
+    /// kind that sets the field decides), by (kind, field).
+    pub emit_fields: HashMap<(Sym, Sym), Ty>,
     /// Entries a layer removed (`procedures.NAME`...), with where it said so.
     pub removed: HashMap<String, (usize, usize)>,
     /// The ruleset as written, every layer merged (spans are offsets into `file`): what

@@ -150,6 +150,12 @@ pub struct RawOption {
     /// What the option does.
     #[serde(default)]
     pub doc: String,
+    /// The lowest value of an integer option.
+    #[serde(default)]
+    pub min: Option<Spanned<i64>>,
+    /// The highest value of an integer option.
+    #[serde(default)]
+    pub max: Option<Spanned<i64>>,
 }
 
 /// `[state]`.
@@ -284,14 +290,25 @@ pub struct RawTrigger {
 pub enum RawFigure {
     /// `name = ["kind", ...]`: events of these kinds per match.
     Kinds(Vec<String>),
-    /// `name = { event = "kind", by = "field" }`: events of one kind counted by the value
-    /// of one of their fields, over the batch.
-    By {
-        /// The event kind.
-        event: String,
-        /// The field whose values are counted.
-        by: String,
-    },
+    /// `name = { event = "kind", by = "field", where = "test" }`.
+    Event(RawEventFigure),
+}
+
+/// `name = { event = "kind", by = "field", where = "test" }`: events of one kind, counted
+/// per match, or by the value of one of their fields over the batch (`by`); only those
+/// passing a test on their fields (`where`).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawEventFigure {
+    /// The event kind.
+    pub event: String,
+    /// The field whose values are counted.
+    #[serde(default)]
+    pub by: Option<String>,
+    /// A condition in the effect language over the event's fields: only the events for
+    /// which it holds are counted.
+    #[serde(default, rename = "where")]
+    pub test: Option<String>,
 }
 
 impl RawFigure {
@@ -299,7 +316,16 @@ impl RawFigure {
     pub fn describe(&self) -> String {
         match self {
             RawFigure::Kinds(kinds) => format!("{kinds:?}"),
-            RawFigure::By { event, by } => format!("{event:?} by {by:?}"),
+            RawFigure::Event(RawEventFigure { event, by, test }) => {
+                let mut s = format!("{event:?}");
+                if let Some(by) = by {
+                    s.push_str(&format!(" by {by:?}"));
+                }
+                if let Some(t) = test {
+                    s.push_str(&format!(" where {t:?}"));
+                }
+                s
+            }
         }
     }
 }

@@ -9,7 +9,8 @@
 use super::as_bool;
 use super::code::Program;
 use super::machine::Match;
-use crate::ir::{Node, NodeKind, Op, Stmt, any_in_node};
+use crate::board::AreaSet;
+use crate::ir::{Loc, Node, NodeKind, Op, Stmt, any_in_node};
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
 use crate::value::Value;
@@ -26,39 +27,73 @@ impl Fold<'_> {
     /// The node's value when it can be known now, with the procedures it counts as called;
     /// `env` holds the known values of the locals (an inlined body's arguments).
     pub fn value(&self, n: &Node, env: &[Option<Value>], calls: &mut Vec<u16>) -> Option<Value> {
+        let empty = Program::default();
+        let mut m = Match::with_program(self.rs, &empty, 0);
+        self.value_on(&mut m, n, env, calls)
+    }
+
+    /// [`Fold::value`], working the primitives out on `m`'s operand stack (left as found):
+    /// a running match evaluates a figure's test this way ([`Match::figure_test`]).
+    pub fn value_on(
+        &self,
+        m: &mut Match<'_>,
+        n: &Node,
+        env: &[Option<Value>],
+        calls: &mut Vec<u16>,
+    ) -> Option<Value> {
         match &n.kind {
             NodeKind::Const(v) => Some(v.clone()),
             NodeKind::Local(s) => env.get(*s as usize).cloned().flatten(),
             NodeKind::Prim(p, args) if constant_prim(*p) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args.iter() {
-                    vals.push(self.value(a, env, calls)?);
+                    vals.push(self.value_on(m, a, env, calls)?);
                 }
-                let empty = Program::default();
-                let mut m = Match::with_program(self.rs, &empty, 0);
+                let depth = m.stack.len();
                 m.stack.extend(vals);
-                m.prim(*p, 0).ok()?;
-                m.stack.pop()
+                let ok = m.prim(*p, 0).is_ok() && m.stack.len() == depth + 1;
+                let v = if ok { m.stack.pop() } else { None };
+                m.stack.truncate(depth);
+                v
             }
             NodeKind::Bin(op, a, b) if !matches!(op, Op::MovesUnion) => {
-                let x = self.value(a, env, calls)?;
-                let y = self.value(b, env, calls)?;
-                let empty = Program::default();
-                Match::with_program(self.rs, &empty, 0)
-                    .binop(*op, x, y, 0)
-                    .ok()
+                let x = self.value_on(m, a, env, calls)?;
+                let y = self.value_on(m, b, env, calls)?;
+                m.binop(*op, x, y, 0).ok()
             }
-            NodeKind::Not(x) => Some(Value::Bool(!as_bool(&self.value(x, env, calls)?))),
+            NodeKind::Not(x) => Some(Value::Bool(!as_bool(&self.value_on(m, x, env, calls)?))),
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {
                 let and = matches!(n.kind, NodeKind::And(..));
                 // The second operand is not evaluated when the first decides.
-                let first = as_bool(&self.value(a, env, calls)?);
+                let first = as_bool(&self.value_on(m, a, env, calls)?);
                 if first != and {
                     return Some(Value::Bool(first));
                 }
-                Some(Value::Bool(as_bool(&self.value(b, env, calls)?)))
+                Some(Value::Bool(as_bool(&self.value_on(m, b, env, calls)?)))
             }
-            NodeKind::Call(idx, args) if self.inline[*idx as usize] => {
+            NodeKind::AreaList(items) => {
+                let mut set = AreaSet::EMPTY;
+                for i in items.iter() {
+                    set = set.union(match self.value_on(m, i, env, calls)? {
+                        Value::Area(a) => AreaSet::one(a),
+                        Value::Areas(s) => s,
+                        Value::None => AreaSet::EMPTY,
+                        _ => return None,
+                    });
+                }
+                Some(Value::Areas(set))
+            }
+            NodeKind::IntList(items) => {
+                let mut list = Vec::with_capacity(items.len());
+                for i in items.iter() {
+                    match self.value_on(m, i, env, calls)? {
+                        Value::Int(x) => list.push(x),
+                        _ => return None,
+                    }
+                }
+                Some(Value::List(list.into()))
+            }
+            NodeKind::Call(idx, args) if self.inline.get(*idx as usize) == Some(&true) => {
                 let p = &self.rs.procs[*idx as usize];
                 let [Stmt::Expr(body)] = &p.code.body.stmts[..] else {
                     return None;
@@ -69,7 +104,7 @@ impl Fold<'_> {
                 let mut counted = Vec::new();
                 for (i, a) in args.iter().enumerate() {
                     let mut c = Vec::new();
-                    match self.value(a, env, &mut c) {
+                    match self.value_on(m, a, env, &mut c) {
                         Some(v) => {
                             inner[i] = Some(v);
                             counted.extend(c);
@@ -79,13 +114,39 @@ impl Fold<'_> {
                     }
                 }
                 counted.push(*idx);
-                let v = self.value(body, &inner, &mut counted)?;
+                let v = self.value_on(m, body, &inner, &mut counted)?;
                 calls.extend(counted);
                 Some(v)
             }
             _ => None,
         }
     }
+}
+
+/// Where the first part of `n` is that [`Fold::value`] cannot work out from the locals,
+/// the constants and the board alone (a state variable, a call, a primitive that reads the
+/// match), if any. Procedure calls are never inlined here.
+pub(crate) fn reads_the_match(n: &Node) -> Option<Loc> {
+    let mut found = None;
+    any_in_node(
+        n,
+        |_| true,
+        |x| {
+            let ok = match &x.kind {
+                NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Not(_) => true,
+                NodeKind::AreaList(_) | NodeKind::IntList(_) => true,
+                NodeKind::And(..) | NodeKind::Or(..) => true,
+                NodeKind::Bin(op, ..) => !matches!(op, Op::MovesUnion),
+                NodeKind::Prim(p, _) => constant_prim(*p),
+                _ => false,
+            };
+            if !ok && found.is_none() {
+                found = Some(x.loc);
+            }
+            !ok
+        },
+    );
+    found
 }
 
 /// Whether evaluating the node has no effect, logs nothing and counts no procedure call.

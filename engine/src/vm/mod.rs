@@ -29,6 +29,7 @@ use std::collections::HashMap;
 
 pub use code::Program;
 pub use machine::Match;
+pub(crate) use fold::reads_the_match;
 pub use schedule::{Chance, Schedule, Status};
 
 use crate::ruleset::Ruleset;
@@ -151,6 +152,9 @@ pub struct Counters {
     /// For each of the ruleset's breakdown figures ([`Ruleset::breakdowns`]): the field
     /// values seen and how often.
     pub by_field: Vec<Vec<(Value, u32)>>,
+    /// For each of the ruleset's figures with a `where` test ([`Ruleset::figures`]): the
+    /// events that passed it (0 for the others; see [`crate::ruleset::Figure::count`]).
+    pub tested: Vec<u32>,
 }
 
 impl Counters {
@@ -167,6 +171,7 @@ impl Counters {
             control_changes: 0,
             arms: HashMap::new(),
             by_field: vec![Vec::new(); rs.breakdowns.len()],
+            tested: vec![0; rs.figures.len()],
         }
     }
 }

@@ -13,8 +13,8 @@ use super::{ErrorKind, Halt, as_bool, as_int};
 use crate::board::{AreaId, AreaSet};
 use crate::ir::Pat;
 use crate::log::{EventKind, ModRowLog, value_json};
-use crate::ruleset::Domain;
-use crate::value::{MoveSet, Value};
+use crate::ruleset::{Domain, FigureTest};
+use crate::value::{MoveSet, Sym, Value};
 
 /// What the loop does after a seldom instruction.
 pub(super) enum Next {
@@ -436,23 +436,59 @@ impl Match<'_> {
         self.enter(u, ret, at)
     }
 
+    /// Whether the event being emitted — its `fields`, their values on the stack from
+    /// `from` — passes a figure's test. A field the event lacks fails it.
+    fn figure_test(&mut self, t: &FigureTest, fields: &[Sym], from: usize) -> bool {
+        let env: Vec<Option<Value>> = t
+            .fields
+            .iter()
+            .map(|f| {
+                let i = fields.iter().position(|x| x == f)?;
+                Some(self.stack[from + i].clone())
+            })
+            .collect();
+        let fold = super::fold::Fold {
+            rs: self.rs,
+            inline: &[],
+        };
+        matches!(
+            fold.value_on(self, &t.cond, &env, &mut Vec::new()),
+            Some(Value::Bool(true))
+        )
+    }
+
     pub(super) fn emit_site(&mut self, site: u32, at: u32) -> Result<(), Halt> {
-        let rs = self.rs;
-        let e = &self.prog.emits[site as usize];
+        let (rs, prog) = (self.rs, self.prog);
+        let e = &prog.emits[site as usize];
         let n = e.fields.len();
         let from = self.stack.len() - n;
         if self.counting {
             if let Some(c) = self.counters.emits.get_mut(e.kind as usize) {
                 *c += 1;
             }
-            for (f, v) in e.fields.iter().zip(&self.stack[from..]) {
-                for (b, seen) in rs.breakdowns.iter().zip(&mut self.counters.by_field) {
-                    if b.kind == e.kind && b.field == *f {
-                        match seen.iter_mut().find(|(x, _)| x == v) {
-                            Some((_, c)) => *c += 1,
-                            None => seen.push((v.clone(), 1)),
-                        }
+            for (i, f) in rs.figures.iter().enumerate() {
+                if let Some(t) = &f.test {
+                    if f.kinds[0] == e.kind && self.figure_test(t, &e.fields, from) {
+                        self.counters.tested[i] += 1;
                     }
+                }
+            }
+            for (i, b) in rs.breakdowns.iter().enumerate() {
+                let Some(at) = e.fields.iter().position(|f| *f == b.field) else {
+                    continue;
+                };
+                if b.kind != e.kind
+                    || b.test
+                        .as_ref()
+                        .is_some_and(|t| !self.figure_test(t, &e.fields, from))
+                {
+                    continue;
+                }
+                let v = &self.stack[from + at];
+                let seen = &mut self.counters.by_field[i];
+                match seen.iter_mut().find(|(x, _)| x == v) {
+                    Some((_, c)) => *c += 1,
+                    None => seen.push((v.clone(), 1)),
                 }
             }
         }
