@@ -467,7 +467,7 @@ fn search_adapts_to_house_rules_that_change_incentives() {
         l.mean("long_range_shots")
     );
     assert!(
-        z > 1.96,
+        z > 2.576,
         "long-range shots per match did not rise: z {z:.2}"
     );
     let (hb, hl) = (heuristic(&base), heuristic(&long_range));

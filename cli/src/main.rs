@@ -34,6 +34,7 @@ mod rules;
 mod scenario;
 mod simulate;
 mod stats;
+mod view;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -115,6 +116,10 @@ enum Command {
     /// Explain a logged match: every modifier row, table entry and trigger behind its values.
     #[command(after_long_help = EXPLAIN_EXAMPLES)]
     Explain(explain::ExplainArgs),
+    /// Draw a recorded match as one HTML page: the board, stepped event by event.
+    ///
+    /// Example: fuba play --seed 7 --log match.jsonl && fuba view match.jsonl -o match.html
+    View(view::ViewArgs),
     /// Print a shell completion script.
     #[command(after_long_help = COMPLETIONS_EXAMPLES)]
     Completions {
@@ -382,6 +387,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Scenario(a) => scenario::run(a),
         Command::Rules(r) => rules::run(r),
         Command::Explain(a) => explain::run(a),
+        Command::View(a) => view::run(a),
         Command::Completions { shell } => completions(shell),
     }
 }

@@ -58,6 +58,8 @@ pub struct Game<'a> {
     worlds: [Option<Worlds<'a>>; 2],
     /// For each team whose agent searches: the answers so far as it saw them.
     played: [Vec<Played>; 2],
+    /// When kept ([`Game::with_states`]): the state at every pause, after how many events.
+    states: Option<Vec<(usize, MatchState)>>,
 }
 
 impl<'a> Game<'a> {
@@ -77,7 +79,22 @@ impl<'a> Game<'a> {
             told: 0,
             worlds: [None, None],
             played: [Vec::new(), Vec::new()],
+            states: None,
         }
+    }
+
+    /// Keeps the state at every pause of the match (each decision, roll and stage
+    /// boundary) with the number of events logged by then, for a viewer to show the board
+    /// as each event left it ([`Game::states`]). Turns the log on.
+    pub fn with_states(mut self) -> Self {
+        self.states = Some(vec![(0, self.m.st.clone())]);
+        self.with_log()
+    }
+
+    /// The states kept by [`Game::with_states`]: `(n, state)` is the state once the first
+    /// `n` events had been logged, at the pause that followed them; `n` never decreases.
+    pub fn states(&self) -> &[(usize, MatchState)] {
+        self.states.as_deref().unwrap_or_default()
     }
 
     /// Turns on the event log.
@@ -106,6 +123,13 @@ impl<'a> Game<'a> {
     }
 
     fn tell(&mut self) {
+        if let (Some(states), Some(log)) = (&mut self.states, &self.m.log) {
+            match states.last_mut() {
+                // Nothing logged since the last pause: the newer state stands for it.
+                Some((n, st)) if *n == log.len() => *st = self.m.st.clone(),
+                _ => states.push((log.len(), self.m.st.clone())),
+            }
+        }
         if let (Some(f), Some(log)) = (&mut self.on_event, &self.m.log) {
             for e in &log[self.told.min(log.len())..] {
                 f(self.m.rs, e);

@@ -1,0 +1,235 @@
+//! `fuba view`: the page of a recorded match for every edition and a house rule, and the
+//! page rendered by a real browser (headless Chromium): the board is drawn, and stepping
+//! through the match changes it.
+//!
+//! The browser test needs Chromium. It looks for `FUBA_CHROMIUM`, then `chromium`,
+//! `chromium-browser` and `google-chrome` on the PATH; `.ci/run` installs Debian's
+//! `chromium` package. Without one it fails and says how to get it (or set
+//! `FUBA_SKIP_BROWSER=1` to leave it out on a machine that cannot have one).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{fuba, ok, scratch, stderr};
+
+/// A file in this test run's scratch folder.
+fn file(name: &str) -> PathBuf {
+    scratch("files").join(name)
+}
+
+/// Records match `seed` under `rules` and writes its page; gives the page's path and text.
+fn page(rules: &str, seed: &str) -> (PathBuf, String) {
+    let stem = format!("view-{}-{seed}", rules.replace(['/', '.'], "_"));
+    let log = file(&format!("{stem}.jsonl"));
+    let html = file(&format!("{stem}.html"));
+    let log_s = log.display().to_string();
+    let html_s = html.display().to_string();
+    ok(&fuba(&[
+        "play", "--rules", rules, "--seed", seed, "--log", &log_s,
+    ]));
+    let o = fuba(&["view", &log_s, "--rules", rules, "-o", &html_s]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&html).expect("the page was written");
+    (html, text)
+}
+
+#[test]
+fn every_edition_and_a_house_rule_get_a_self_contained_page() {
+    for rules in [
+        "original",
+        "2015",
+        "2024",
+        "rulesets/examples/wing-goals-count-two.toml",
+    ] {
+        let (_, html) = page(rules, "5");
+        assert!(html.starts_with("<!doctype html>"), "{rules}");
+        // Nothing is fetched from elsewhere.
+        for outside in ["src=", "href=", "@import", "url("] {
+            assert!(
+                !html.contains(outside),
+                "{rules}: the page refers to `{outside}`"
+            );
+        }
+        assert!(html.contains(r#"<svg xmlns="http://www.w3.org/2000/svg" id="pitch""#));
+        let areas = html.matches(r#"class="area""#).count();
+        assert!(areas >= 13, "{rules}: {areas} areas drawn");
+        assert!(html.contains(r#"id="ball""#) && html.contains(r#"id="keeper0""#));
+    }
+}
+
+#[test]
+fn a_log_the_rules_do_not_replay_is_refused_with_the_way_to_find_out() {
+    let (_, _) = page("original", "6");
+    let log = file("view-original-6.jsonl");
+    let o = fuba(&[
+        "view",
+        &log.display().to_string(),
+        "--rules",
+        "rulesets/examples/gentle-long-pass.toml",
+        "-o",
+        &file("view-wrong.html").display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("fuba replay"), "{}", stderr(&o));
+}
+
+/// The Chromium to use, or why there is none.
+fn chromium() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("FUBA_CHROMIUM") {
+        return Ok(PathBuf::from(p));
+    }
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        if let Ok(o) = Command::new(name).arg("--version").output() {
+            if o.status.success() {
+                return Ok(PathBuf::from(name));
+            }
+        }
+    }
+    Err(
+        "the viewer's browser test needs Chromium: install Debian's package \
+         (`apt-get install chromium`), or point FUBA_CHROMIUM at a Chrome or Chromium \
+         binary; FUBA_SKIP_BROWSER=1 leaves the test out"
+            .into(),
+    )
+}
+
+/// Runs headless Chromium on `url` with `args`, in a fresh profile.
+fn headless(browser: &Path, args: &[&str], url: &str) -> std::process::Output {
+    let profile = file("chromium-profile");
+    let _ = std::fs::remove_dir_all(&profile);
+    let o = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("run chromium");
+    let _ = std::fs::remove_dir_all(&profile);
+    o
+}
+
+/// The text of element `id` in a dumped DOM.
+fn text_of(dom: &str, id: &str) -> String {
+    let at = dom
+        .find(&format!(r#"id="{id}""#))
+        .unwrap_or_else(|| panic!("no element {id}"));
+    let start = at + dom[at..].find('>').expect("a tag") + 1;
+    let end = start + dom[start..].find('<').expect("an end");
+    dom[start..end].to_string()
+}
+
+/// Each team's chips as the DOM shows them: `area: count` for the visible ones.
+fn chips(dom: &str, areas: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in 0..2 {
+        for a in 0..areas {
+            let id = format!(r#"id="t{t}-{a}""#);
+            let at = dom.find(&id).unwrap_or_else(|| panic!("no chip {t}-{a}"));
+            let tag = &dom[at..at + dom[at..].find('>').expect("a tag")];
+            if !tag.contains("hidden") {
+                let rest = &dom[at..];
+                let open = rest.find("<text").expect("the chip's number");
+                let start = open + rest[open..].find('>').expect("a tag") + 1;
+                let end = start + rest[start..].find('<').expect("an end");
+                out.push(format!("{t}-{a}: {}", &rest[start..end]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_page_draws_the_board_in_a_browser_and_stepping_changes_it() {
+    if std::env::var_os("FUBA_SKIP_BROWSER").is_some() {
+        eprintln!("FUBA_SKIP_BROWSER is set: the browser test is left out");
+        return;
+    }
+    let browser = chromium().unwrap_or_else(|why| panic!("{why}"));
+    let (html, text) = page("original", "7");
+    let url = |step: usize| format!("file://{}#step={step}", html.display());
+    let steps: usize = text
+        .split(r#"max=""#)
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .and_then(|s| s.parse::<usize>().ok())
+        .expect("the slider's max")
+        + 1;
+    assert!(steps > 500, "a whole match has {steps} events");
+
+    // The DOM after the script ran, at the first event and at one mid-match.
+    let dump = |step| {
+        let o = headless(&browser, &["--dump-dom"], &url(step));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let (first, middle) = (dump(1), dump(steps / 2));
+    assert_eq!(text_of(&first, "where"), format!("event 1 of {steps}"));
+    assert_eq!(
+        text_of(&middle, "where"),
+        format!("event {} of {steps}", steps / 2)
+    );
+    assert_ne!(text_of(&first, "text"), text_of(&middle, "text"));
+    assert_ne!(
+        chips(&first, 13),
+        chips(&middle, 13),
+        "the pieces are drawn where they stand: mid-match is not the start"
+    );
+    assert!(
+        !chips(&middle, 13).is_empty(),
+        "pieces on the board mid-match"
+    );
+
+    // A screenshot: the pitch, and both teams' pieces, are drawn.
+    let png = file("viewer.png");
+    let _ = std::fs::remove_file(&png);
+    let o = headless(
+        &browser,
+        &[
+            "--window-size=1200,720",
+            &format!("--screenshot={}", png.display()),
+        ],
+        &url(steps / 2),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (grass, home, away) = colours(&png);
+    assert!(grass > 100_000, "{grass} pixels of grass");
+    assert!(
+        home > 300 && away > 300,
+        "pieces: {home} home, {away} away pixels"
+    );
+    if std::env::var_os("FUBA_UPDATE_SCREENSHOT").is_some() {
+        let docs = common::workspace().join("docs/viewer.png");
+        std::fs::copy(&png, &docs).expect("copy the screenshot to docs/");
+    }
+}
+
+/// Pixels of the area green, the home blue and the away red in a PNG.
+fn colours(path: &Path) -> (usize, usize, usize) {
+    let file = std::fs::File::open(path).expect("the screenshot");
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let step = info.color_type.samples();
+    let near = |p: &[u8], c: [u8; 3]| (0..3).all(|i| p[i].abs_diff(c[i]) < 12);
+    let (mut g, mut h, mut a) = (0, 0, 0);
+    for p in buf[..info.buffer_size()].chunks(step) {
+        g += usize::from(near(p, [0x43, 0xa0, 0x47]));
+        h += usize::from(near(p, [0x15, 0x65, 0xc0]));
+        a += usize::from(near(p, [0xc6, 0x28, 0x28]));
+    }
+    (g, h, a)
+}
