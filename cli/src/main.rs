@@ -376,12 +376,23 @@ fn completions(shell: clap_complete::Shell) -> CliResult {
     Ok(())
 }
 
+/// `--games 0` would play nothing and print a table of dashes: say so instead.
+fn some_games(games: u64) -> Result<(), CliError> {
+    if games == 0 {
+        return Err(CliError::Usage(
+            "--games 0: no match would be played, so there are no figures; give --games 1 or more"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Play(a) => play::run(a),
-        Command::Simulate(a) => simulate::run(a),
+        Command::Simulate(a) => some_games(a.games).and_then(|()| simulate::run(a)),
         Command::Merge(a) => merge::run(a),
-        Command::Compare(a) => compare::run(a),
+        Command::Compare(a) => some_games(a.games).and_then(|()| compare::run(a)),
         Command::Odds(a) => odds::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Scenario(a) => scenario::run(a),

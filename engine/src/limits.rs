@@ -4,7 +4,7 @@
 //! largest number of areas is [`crate::board::MAX_AREAS`]. `docs/limits.md` lists them
 //! all.
 
-pub use fuba_grammar::limits::{MAX_CODE_BYTES, MAX_NESTING};
+pub use fuba_grammar::limits::{MAX_CODE_BYTES, MAX_NESTING, MAX_TREE_DEPTH};
 
 /// Largest ruleset file (a layer or an included fragment), in bytes: 1 MiB, about
 /// fifteen times the largest edition file.

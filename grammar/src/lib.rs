@@ -21,5 +21,5 @@ pub mod limits;
 mod parser;
 pub mod print;
 
-pub use error::ParseError;
+pub use error::{Nesting, ParseError};
 pub use parser::{KEYWORDS, parse_body, parse_expression, parse_params};

@@ -5,15 +5,15 @@
 //! `else if` chain, `roll d6 by roll d6 by ...`) is caught by pest's own stack guard,
 //! reported as [`ParseError::TooDeep`] too. The builder then counts the depth of the tree
 //! it builds (chains of operators included: `a + b + c` is a tree of depth 3) and stops at
-//! `4 * MAX_NESTING`, so that no later recursive walk over the tree (printing, checking,
+//! [`MAX_TREE_DEPTH`](crate::limits::MAX_TREE_DEPTH), so that no later recursive walk over the tree (printing, checking,
 //! evaluating, dropping) can exhaust the stack either.
 
 use pest::Parser as _;
 use pest::iterators::Pair;
 
 use crate::ast::*;
-use crate::error::ParseError;
-use crate::limits::{MAX_CODE_BYTES, MAX_NESTING};
+use crate::error::{Nesting, ParseError};
+use crate::limits::{MAX_CODE_BYTES, MAX_NESTING, MAX_TREE_DEPTH};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "effect.pest"]
@@ -94,6 +94,7 @@ fn check_nesting(text: &str) -> Result<(), ParseError> {
                 if depth > MAX_NESTING {
                     return Err(ParseError::TooDeep {
                         limit: MAX_NESTING,
+                        what: Nesting::Brackets,
                         span: Span::new(i, i + 1),
                     });
                 }
@@ -127,7 +128,8 @@ fn syntax_error(rule: Rule, text: &str, e: pest::error::Error<Rule>) -> ParseErr
         // count does not see (`if .. else if ..` chains, `roll d6 by roll d6 by ..`).
         ErrorVariant::CustomError { message } if message.ends_with("limit reached") => {
             return ParseError::TooDeep {
-                limit: MAX_NESTING,
+                limit: MAX_TREE_DEPTH,
+                what: Nesting::ParserStack,
                 span: Span::new(at, at),
             };
         }
@@ -574,9 +576,10 @@ impl Builder {
     fn enter(&mut self, span: Span) -> Result<(), ParseError> {
         self.depth += 1;
         // A bracket level may cost a few tree levels; allow for that, but stay bounded.
-        if self.depth > MAX_NESTING * 4 {
+        if self.depth > MAX_TREE_DEPTH {
             return Err(ParseError::TooDeep {
-                limit: MAX_NESTING,
+                limit: MAX_TREE_DEPTH,
+                what: Nesting::Tree,
                 span,
             });
         }
@@ -719,9 +722,10 @@ impl Builder {
         f: impl FnOnce(&mut Self) -> Result<T, ParseError>,
     ) -> Result<T, ParseError> {
         self.depth += extra;
-        if self.depth > MAX_NESTING * 4 {
+        if self.depth > MAX_TREE_DEPTH {
             return Err(ParseError::TooDeep {
-                limit: MAX_NESTING,
+                limit: MAX_TREE_DEPTH,
+                what: Nesting::Tree,
                 span,
             });
         }

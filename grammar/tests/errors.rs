@@ -136,7 +136,7 @@ fn one_level_more_is_too_deep() {
             code
         };
         match parse_body(&code) {
-            Err(ParseError::TooDeep { limit, span }) => {
+            Err(ParseError::TooDeep { limit, span, .. }) => {
                 assert_eq!(limit, MAX_NESTING, "{what}");
                 // The error points at the bracket that goes one level too deep.
                 assert!(

@@ -243,6 +243,17 @@ pub(super) fn write_table(
     if !t.failures.is_empty() {
         writeln!(out, "games failed       {}", t.failures.len())?;
     }
+    if t.games == 0 {
+        // No figures to show: a table of dashes would say nothing.
+        let why = if !t.failures.is_empty() {
+            "every match stopped with a rule error"
+        } else if shard.is_empty() {
+            "the batch is empty"
+        } else {
+            "this shard holds none of the batch's matches"
+        };
+        return writeln!(out, "no match was played ({why}): there are no figures");
+    }
     let figs = stats::figures(t);
     let w = figs
         .iter()
