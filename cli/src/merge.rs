@@ -4,7 +4,7 @@
 //! adds them and computes the figures again, so the shards of a batch merge into exactly
 //! the figures of the whole batch played at once.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -33,7 +33,7 @@ pub struct MergeArgs {
 }
 
 /// Reads the tallies of one result file.
-pub fn read_tally(path: &PathBuf) -> Result<Tally, CliError> {
+pub fn read_tally(path: &Path) -> Result<Tally, CliError> {
     let text = fuba_engine::files::read_text(path, fuba_engine::files::FileKind::Result)
         .map_err(|e| CliError::Failure(format!("cannot read {}: {e}", path.display())))?;
     #[derive(serde::Deserialize)]

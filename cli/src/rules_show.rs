@@ -368,12 +368,24 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
             let mut rows = vec![vec![
                 "option".to_string(),
                 "default".to_string(),
+                "values".to_string(),
                 "what it does".to_string(),
             ]];
             let mut opts = Vec::new();
             for o in &rs.options {
-                rows.push(vec![o.name.clone(), show(&o.default), o.doc.clone()]);
-                opts.push(json!({"name": o.name, "default": show(&o.default), "value": show(&o.value), "doc": o.doc}));
+                let values = match (o.ty, o.range) {
+                    (_, Some((lo, hi))) => format!("{lo} to {hi}"),
+                    (fuba_engine::value::Ty::Bool, _) => "on, off".to_string(),
+                    (ty, None) => format!("any {ty}"),
+                };
+                rows.push(vec![
+                    o.name.clone(),
+                    show(&o.default),
+                    values,
+                    o.doc.clone(),
+                ]);
+                let (min, max) = o.range.unzip();
+                opts.push(json!({"name": o.name, "default": show(&o.default), "value": show(&o.value), "min": min, "max": max, "doc": o.doc}));
             }
             if !rs.options.is_empty() {
                 t.push_str(&aligned(&rows, "  "));

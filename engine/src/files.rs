@@ -56,10 +56,13 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
-/// A size in bytes for people: `1 MiB`, `2,500,000 bytes`.
+/// A size in bytes for people: `1 MiB`, `64 KiB`, `2,500,000 bytes`.
 pub fn size_text(bytes: u64) -> String {
     if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
         return format!("{} MiB", bytes >> 20);
+    }
+    if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
+        return format!("{} KiB", bytes >> 10);
     }
     let digits = bytes.to_string();
     let mut out = String::new();
@@ -128,6 +131,7 @@ mod tests {
         assert_eq!(size_text(1 << 20), "1 MiB");
         assert_eq!(size_text(2_500_000), "2,500,000 bytes");
         assert_eq!(size_text(999), "999 bytes");
+        assert_eq!(size_text(64 * 1024), "64 KiB");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! on running rules are the fields of [`crate::vm::Limits`] (their defaults are set
 //! there); the parser's are in `grammar/src/limits.rs`, re-exported here; the board's
 //! largest number of areas is [`crate::board::MAX_AREAS`]. `docs/limits.md` lists them
-//! all.
+//! all, and `tests/limits.rs` checks that page against these values.
 
 pub use fuba_grammar::limits::{MAX_CODE_BYTES, MAX_NESTING, MAX_TREE_DEPTH};
 
@@ -23,3 +23,19 @@ pub const MAX_LOG_BYTES: u64 = 64 << 20;
 /// Largest batch result read by `fuba merge` (`fuba simulate --format json`), in bytes:
 /// 64 MiB.
 pub const MAX_RESULT_BYTES: u64 = 64 << 20;
+
+/// Most rulesets stacked by `extends`, the edition at the bottom included: an edition and
+/// seven house rules on it.
+pub const MAX_LAYERS: usize = 8;
+
+/// Most files included (`[meta] include`) by the layers of a ruleset, together.
+pub const MAX_INCLUDES: usize = 32;
+
+/// Most halves a match may have (`[match] halves`, at least 1).
+pub const MAX_HALVES: i64 = 10;
+
+/// Largest cap on turns per half (`[match] max_turns_per_half`, at least 1).
+pub const MAX_TURNS_PER_HALF: i64 = 100_000;
+
+/// Most pieces per team, goalkeeper included (`[match] pieces`, at least 1).
+pub const MAX_PIECES: i64 = 16;

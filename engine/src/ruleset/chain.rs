@@ -18,15 +18,12 @@ use super::Ruleset;
 use super::diag::{Diagnostic, LoadErrors, SourceFile};
 use super::raw::RawHead;
 use crate::files::{FileKind, read_text, size_text};
-use crate::limits::MAX_RULESET_BYTES;
+use crate::limits::{MAX_INCLUDES, MAX_LAYERS, MAX_RULESET_BYTES};
 
 /// The editions a program has built in, by name (and the fragments they include, by
 /// their path relative to the edition's file): its path as shown in messages and its
 /// text. An `extends` naming one of them always means that one.
 pub type EditionLookup<'a> = &'a dyn Fn(&str) -> Option<(PathBuf, String)>;
-
-/// The most rulesets a ruleset may stack through `extends`, itself included.
-const MAX_LAYERS: usize = 32;
 
 /// Loads and checks a ruleset file. An `extends` names a path (relative to the file) or
 /// an edition, looked up as `NAME.toml` next to the file and in the folders above it
@@ -132,6 +129,8 @@ pub(super) fn layers(
 ) -> Result<Vec<(PathBuf, String)>, LoadErrors> {
     let mut chain: Vec<(PathBuf, String)> = vec![(path.to_path_buf(), text.to_string())];
     let mut cur = 0;
+    // Rulesets stacked so far (the file itself is the first) and files included.
+    let (mut stacked, mut included) = (1, 0);
     loop {
         let (p, t) = chain[cur].clone();
         let head: RawHead = toml::from_str(&t)
@@ -173,10 +172,13 @@ pub(super) fn layers(
                     .at(&here, at),
                 ]));
             }
-            if chain.len() >= MAX_LAYERS {
+            included += 1;
+            if included > MAX_INCLUDES {
                 return Err(LoadErrors(vec![
-                    Diagnostic::error(format!("more than {MAX_LAYERS} layers and includes"))
-                        .at(&here, at),
+                    Diagnostic::error(format!(
+                        "more than {MAX_INCLUDES} included files in the ruleset and the ones it extends (`MAX_INCLUDES` in engine/src/limits.rs)"
+                    ))
+                    .at(&here, at),
                 ]));
             }
             chain.push((ip, it));
@@ -186,10 +188,11 @@ pub(super) fn layers(
         }
         let Some(ext) = head.meta.extends else { break };
         let at = (ext.span().start, ext.span().end);
-        if chain.len() >= MAX_LAYERS {
+        stacked += 1;
+        if stacked > MAX_LAYERS {
             return Err(LoadErrors(vec![
                 Diagnostic::error(format!(
-                    "more than {MAX_LAYERS} layers of `extends` (a cycle?)"
+                    "more than {MAX_LAYERS} rulesets stacked by `extends`, the edition at the bottom included (`MAX_LAYERS` in engine/src/limits.rs)"
                 ))
                 .at(&here, at),
             ]));

@@ -1,0 +1,155 @@
+//! Issue 15, item 5: ranges checked when a ruleset and its options load, the number of
+//! layers `extends` may stack, and docs/limits.md checked against the code's limits.
+
+use std::path::{Path, PathBuf};
+
+use fuba_engine::files::size_text;
+use fuba_engine::limits;
+use fuba_engine::ruleset::{load_file, load_str_options};
+use fuba_engine::vm::Limits;
+use fuba_tests::{root, ruleset_path};
+
+/// The diagnostics of a ruleset file, with the repository's path left out.
+fn errors_of(path: &Path) -> String {
+    match load_file(path) {
+        Ok(_) => panic!("{} loaded, but it is meant to fail", path.display()),
+        Err(e) => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            e.to_string().replace(&format!("{}/", dir.display()), "")
+        }
+    }
+}
+
+#[test]
+fn numbers_out_of_range_are_located_errors() {
+    insta::glob!("fixtures/ranges/*.toml", |path| {
+        let text = errors_of(path);
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+        assert!(
+            text.contains(&format!("--> {name}:")),
+            "{name}: the error points into the file:\n{text}"
+        );
+        insta::assert_snapshot!(text);
+    });
+}
+
+/// The 2024 edition with `skills` set to `v`.
+fn skills(v: &str) -> Result<(), String> {
+    let path = ruleset_path("2024");
+    let text = std::fs::read_to_string(&path).expect("2024.toml");
+    load_str_options(&path, &text, &|_| None, &[("skills".into(), v.into())])
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn an_option_set_outside_its_range_is_an_error() {
+    for v in ["0", "3", "41"] {
+        assert!(skills(v).is_ok(), "skills={v}: {:?}", skills(v));
+    }
+    for v in ["-1", "42", "999"] {
+        let e = skills(v).expect_err("out of range");
+        assert!(e.contains(&format!("`skills={v}`")), "{e}");
+        assert!(e.contains("takes 0 to 41"), "{e}");
+        assert!(e.contains("2024/options.toml:"), "located: {e}");
+    }
+    let rs = fuba_tests::edition("2024");
+    let o = rs
+        .options
+        .iter()
+        .find(|o| o.name == "skills")
+        .expect("skills");
+    assert_eq!(o.range, Some((0, 41)));
+}
+
+/// Writes `n` house rules stacked on the original edition in `dir`; the top one's path.
+fn stack(dir: &Path, n: usize) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("a folder");
+    for i in 1..=n {
+        let below = if i == n {
+            ruleset_path("original").display().to_string()
+        } else {
+            dir.join(format!("l{}.toml", i + 1)).display().to_string()
+        };
+        let text = format!("[meta]\nextends = {below:?}\nname = \"l{i}\"\n");
+        std::fs::write(dir.join(format!("l{i}.toml")), text).expect("write");
+    }
+    dir.join("l1.toml")
+}
+
+#[test]
+fn extends_stacks_as_many_layers_as_the_docs_say_and_no_more() {
+    let base = std::env::temp_dir().join(format!("fuba-limits-{}", std::process::id()));
+    // The edition and MAX_LAYERS - 1 house rules: MAX_LAYERS rulesets.
+    let ok = stack(&base.join("ok"), limits::MAX_LAYERS - 1);
+    if let Err(e) = load_file(&ok) {
+        panic!("{} layers do not load: {e}", limits::MAX_LAYERS);
+    }
+    let over = stack(&base.join("over"), limits::MAX_LAYERS);
+    let e = load_file(&over)
+        .expect_err("one layer too many")
+        .to_string();
+    assert!(
+        e.contains(&format!("more than {} rulesets", limits::MAX_LAYERS)),
+        "{e}"
+    );
+    assert!(e.contains("MAX_LAYERS"), "{e}");
+    assert!(
+        e.contains("l8.toml:2:11"),
+        "located at the last extends: {e}"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+    let format = std::fs::read_to_string(root().join("docs/ruleset-format.md")).expect("docs");
+    assert!(
+        format.contains(&format!("up to {}", limits::MAX_LAYERS)),
+        "docs/ruleset-format.md gives another number of layers than MAX_LAYERS"
+    );
+}
+
+/// A count for people: `100,000`.
+fn count(n: u64) -> String {
+    size_text(n).trim_end_matches(" bytes").to_string()
+}
+
+#[test]
+fn docs_limits_md_gives_the_limits_of_the_code() {
+    let run = Limits::default();
+    let expected: Vec<(&str, String)> = vec![
+        (
+            "MAX_RULESET_FILE_BYTES",
+            size_text(limits::MAX_RULESET_FILE_BYTES),
+        ),
+        ("MAX_RULESET_BYTES", size_text(limits::MAX_RULESET_BYTES)),
+        ("MAX_SCENARIO_BYTES", size_text(limits::MAX_SCENARIO_BYTES)),
+        ("MAX_LOG_BYTES", size_text(limits::MAX_LOG_BYTES)),
+        ("MAX_RESULT_BYTES", size_text(limits::MAX_RESULT_BYTES)),
+        ("MAX_LAYERS", limits::MAX_LAYERS.to_string()),
+        ("MAX_INCLUDES", limits::MAX_INCLUDES.to_string()),
+        ("MAX_HALVES", format!("1 to {}", limits::MAX_HALVES)),
+        (
+            "MAX_TURNS_PER_HALF",
+            format!("1 to {}", count(limits::MAX_TURNS_PER_HALF as u64)),
+        ),
+        ("MAX_PIECES", format!("1 to {}", limits::MAX_PIECES)),
+        ("MAX_AREAS", fuba_engine::board::MAX_AREAS.to_string()),
+        ("MAX_NESTING", limits::MAX_NESTING.to_string()),
+        ("MAX_CODE_BYTES", size_text(limits::MAX_CODE_BYTES as u64)),
+        ("ops_per_stage", count(run.ops_per_stage)),
+        ("max_repeat", run.max_repeat.to_string()),
+        ("max_call_depth", run.max_call_depth.to_string()),
+    ];
+    let docs = std::fs::read_to_string(root().join("docs/limits.md")).expect("docs/limits.md");
+    for (name, value) in &expected {
+        let tag = format!("`{name}`");
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with('|') && l.trim_end().ends_with(&format!("{tag} |")))
+            .unwrap_or_else(|| panic!("docs/limits.md has no row for {tag}"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let shown = cells[cells.len() - 3];
+        assert_eq!(
+            shown, value,
+            "docs/limits.md gives {tag} as {shown}, the code {value}"
+        );
+    }
+}
