@@ -88,3 +88,39 @@ fn every_scenario_passes() {
         failed.join("\n\n")
     );
 }
+
+/// Loads a scenario and its ruleset (an edition name or a path) and runs it.
+fn load_and_run(f: &Path) -> Result<fuba_engine::scenario::Report, String> {
+    let s = Scenario::load(f).map_err(|e| e.to_string())?;
+    let rules_path = s.rules_path().unwrap_or_else(|| ruleset_path(&s.rules));
+    let text = std::fs::read_to_string(&rules_path).map_err(|e| e.to_string())?;
+    let rs = load_str_options(&rules_path, &text, &|_| None, &s.option_pairs())
+        .map_err(|e| e.to_string())?;
+    s.run(&rs).map_err(|e| e.to_string())
+}
+
+/// Every name a scenario uses is checked before the run: a misspelt one, in any kind of
+/// key, is an error at its line and column with the closest known name.
+#[test]
+fn misspelt_names_are_located_errors() {
+    insta::glob!("fixtures/scenario_names/*.toml", |path| {
+        let message = match load_and_run(path) {
+            Ok(r) => panic!(
+                "{} ran ({} failures) instead of being refused",
+                path.display(),
+                r.failures.len()
+            ),
+            Err(e) => e,
+        };
+        let file = path
+            .file_name()
+            .map_or(String::new(), |f| f.display().to_string());
+        let shown = message.replace(&path.display().to_string(), &file);
+        assert!(
+            shown.starts_with(&format!("{file}:"))
+                && shown[file.len() + 1..].starts_with(|c: char| c.is_ascii_digit()),
+            "not located: {shown}"
+        );
+        insta::assert_snapshot!(shown);
+    });
+}

@@ -128,7 +128,7 @@ pub fn run(a: ScenarioArgs) -> CliResult {
             Ok(s) => s,
             Err(e) => {
                 writeln!(out, "ERROR {file}")?;
-                indented(&mut out, "    ", &e.message)?;
+                indented(&mut out, "    ", &e.located())?;
                 broken += 1;
                 continue;
             }
@@ -162,7 +162,7 @@ pub fn run(a: ScenarioArgs) -> CliResult {
             }
             Err(e) => {
                 writeln!(out, "ERROR {} ({file})", s.name)?;
-                indented(&mut out, "    ", &e.message)?;
+                indented(&mut out, "    ", &e.located())?;
                 broken += 1;
             }
         }

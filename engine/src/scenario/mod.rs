@@ -1,0 +1,215 @@
+//! Scenarios: a position pinned down, scripted dice and choices, a stretch of the turn to
+//! run, and expectations on the state and the events (format: `docs/scenarios.md`).
+//!
+//! A scenario names its rules; the caller loads them (an edition name means nothing to
+//! the engine) and hands them to [`Scenario::run`].
+
+mod check;
+mod names;
+mod position;
+mod run;
+mod spans;
+mod spec;
+
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+use crate::ruleset::Ruleset;
+use crate::vm::{Match, Schedule};
+
+pub use spec::{BallSpec, ClockSpec, Expect, OddsSpec, Position, Run, TeamPosition};
+
+/// A scenario file as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// What it shows.
+    pub name: String,
+    /// Edition name or ruleset path (relative to the scenario file).
+    pub rules: String,
+    /// Match options of the rules: `{ weather = false, skills = 4 }`.
+    #[serde(default)]
+    pub options: IndexMap<String, toml::Value>,
+    /// Where the situation comes from (rulebook section, example).
+    #[serde(default)]
+    pub source: String,
+    /// The position before running.
+    #[serde(default)]
+    pub position: Position,
+    /// What to run.
+    #[serde(default)]
+    pub run: Run,
+    /// What must hold afterwards.
+    #[serde(default)]
+    pub expect: Expect,
+    /// How `fuba odds` enumerates from this position (ignored when the scenario is run).
+    #[serde(default)]
+    pub odds: OddsSpec,
+    /// The file it was read from (set by [`Scenario::load`]).
+    #[serde(skip)]
+    pub path: PathBuf,
+    /// The file's text, to locate what is wrong in it (set by [`Scenario::load`]).
+    #[serde(skip)]
+    spans: spans::Spans,
+}
+
+/// Why a scenario could not run (as opposed to running and failing its expectations).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}{}: {message}", at.map_or(String::new(), |(l, c)| format!(":{l}:{c}")))]
+pub struct ScenarioError {
+    /// The scenario file.
+    pub path: String,
+    /// Where in it, when known: line and column (1-based).
+    pub at: Option<(usize, usize)>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ScenarioError {
+    /// The message with its line and column in front, when known: `12:5: ...`.
+    pub fn located(&self) -> String {
+        match self.at {
+            Some((l, c)) => format!("{l}:{c}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
+/// The result of running a scenario.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The scenario's name.
+    pub name: String,
+    /// Expectations that failed: what was expected and what happened.
+    pub failures: Vec<String>,
+    /// The narration of what ran (verbose).
+    pub narration: Vec<String>,
+}
+
+impl Report {
+    /// Whether every expectation held.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+impl Scenario {
+    /// Reads a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let err = |at, message: String| ScenarioError {
+            path: path.display().to_string(),
+            at,
+            message,
+        };
+        let text = crate::files::read_text(path, crate::files::FileKind::Scenario)
+            .map_err(|e| err(None, format!("cannot read: {e}")))?;
+        let spans = spans::Spans::new(&text);
+        let mut s: Scenario = toml::from_str(&text).map_err(|e| {
+            let at = e.span().map(|sp| spans.line_col(sp.start));
+            err(at, names::unknown_key_hint(e.message().trim()))
+        })?;
+        s.path = path.to_path_buf();
+        s.spans = spans;
+        Ok(s)
+    }
+
+    /// Checks every name the scenario uses (event kinds and fields, variables, procedures,
+    /// stages, decisions and their labels, modifier lists, areas, teams) against `rs`: an
+    /// unknown one is an error at its line and column, with the closest known name.
+    pub fn check(&self, rs: &Ruleset) -> Result<(), ScenarioError> {
+        self.check_names(rs, &names::Names::of(rs))
+    }
+
+    /// The match options as `(name, value)` pairs, as `--option NAME=VALUE` gives them.
+    pub fn option_pairs(&self) -> Vec<(String, String)> {
+        self.options
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    toml::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), v)
+            })
+            .collect()
+    }
+
+    /// The ruleset file the scenario names, when it names a path (relative to the file).
+    pub fn rules_path(&self) -> Option<PathBuf> {
+        let r = &self.rules;
+        (r.ends_with(".toml") || r.contains('/'))
+            .then(|| self.path.parent().unwrap_or(Path::new(".")).join(r))
+    }
+
+    pub(crate) fn err(&self, message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            path: self.path.display().to_string(),
+            at: None,
+            message: message.into(),
+        }
+    }
+
+    /// What the scenario's run runs: its procedures, its stages from `run.from` to
+    /// `run.to`, or `run.turns` whole turns.
+    pub fn plan(&self, rs: &Ruleset) -> Result<Schedule, ScenarioError> {
+        if self.run.turns > 0 {
+            return Ok(Schedule::Turns(self.run.turns));
+        }
+        let mut plan: Vec<u16> = Vec::new();
+        if !self.run.procedures.is_empty() {
+            for p in &self.run.procedures {
+                plan.push(rs.procedure(p).ok_or_else(|| {
+                    self.err(format!("run.procedures: the rules have no procedure `{p}`"))
+                })?);
+            }
+        } else {
+            let pos = |name: &Option<String>,
+                       default: usize,
+                       what: &str|
+             -> Result<usize, ScenarioError> {
+                match name {
+                    None => Ok(default),
+                    Some(n) => rs
+                        .stages
+                        .iter()
+                        .position(|s| rs.procs[*s as usize].name == *n)
+                        .ok_or_else(|| {
+                            self.err(format!(
+                                "{what}: `{n}` is not a stage; the stages are {}",
+                                rs.stages
+                                    .iter()
+                                    .map(|s| rs.procs[*s as usize].name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ))
+                        }),
+                }
+            };
+            let a = pos(&self.run.from, 0, "run.from")?;
+            let b = pos(&self.run.to, rs.stages.len() - 1, "run.to")?;
+            plan.extend(rs.stages[a..=b.max(a)].iter().copied());
+        }
+        Ok(Schedule::Procs(plan))
+    }
+
+    /// A match at the scenario's position with its run set as the schedule, not started:
+    /// for a driver that steps it itself (exact odds). `rs` is the scenario's ruleset;
+    /// the strings the scenario names are interned in it first. The scenario's dice and
+    /// choices are not used (the driver answers the match), nor is anything logged.
+    pub fn start<'r>(&self, rs: &'r mut Ruleset) -> Result<Match<'r>, ScenarioError> {
+        self.check(rs)?;
+        for k in self.run.choices.keys() {
+            self.team(k, "run.choices")?;
+        }
+        let sets = self.resolve_vars(rs)?;
+        let stop = self.run.stop_at.as_ref().map(|k| rs.intern(k));
+        let rs: &'r Ruleset = rs;
+        let mut m = Match::new(rs, 0);
+        self.set_position(rs, &mut m.st, sets)?;
+        m.stop_at = stop;
+        m.set_schedule(self.plan(rs)?);
+        Ok(m)
+    }
+}
