@@ -125,7 +125,14 @@ pub struct Row {
     pub values: Vec<Figure>,
     /// Each other ruleset against the first.
     pub differences: Vec<Difference>,
+    /// Whether its differences are tested (and counted in Holm's correction): not for
+    /// the engine's own counters ([`ENGINE_COUNTERS`]), which any change of play moves.
+    pub tested: bool,
 }
+
+/// Figures that count the engine's work (choices asked, dice rolled), not an outcome of
+/// the game: shown side by side, never tested nor marked as an effect of a rule.
+pub const ENGINE_COUNTERS: [&str; 2] = ["choices", "dice"];
 
 /// The test of figure `b` against `a`: difference, interval, statistic, p.
 pub fn test(a: &Figure, b: &Figure) -> (&'static str, f64, [f64; 2], f64, f64) {
@@ -210,6 +217,10 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
         if values.len() != figs.len() {
             continue; // a figure only some rulesets have
         }
+        if values.iter().all(|v| v.value.is_none_or(|x| x == 0.0)) {
+            continue; // zero everywhere: nothing to compare, and no test to correct for
+        }
+        let tested = !ENGINE_COUNTERS.contains(&base.id.as_str());
         let differences = values[1..]
             .iter()
             .zip(&names[1..])
@@ -235,15 +246,17 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
             kind: base.kind,
             values,
             differences,
+            tested,
         });
     }
     let ps: Vec<f64> = rows
         .iter()
+        .filter(|r| r.tested)
         .flat_map(|r| r.differences.iter().map(|d| d.p.unwrap_or(f64::NAN)))
         .collect();
     let adjusted = stats::holm(&ps);
     let mut it = adjusted.into_iter();
-    for r in &mut rows {
+    for r in rows.iter_mut().filter(|r| r.tested) {
         for d in &mut r.differences {
             let p = it.next().unwrap_or(f64::NAN);
             d.p_holm = stats::num(p);
@@ -253,6 +266,7 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
     // The paired tests, adjusted together on their own.
     let ps: Vec<f64> = rows
         .iter()
+        .filter(|r| r.tested)
         .flat_map(|r| &r.differences)
         .filter_map(|d| d.paired.as_ref())
         .map(|p| p.p.unwrap_or(f64::NAN))
@@ -260,6 +274,7 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
     let mut it = stats::holm(&ps).into_iter();
     for p in rows
         .iter_mut()
+        .filter(|r| r.tested)
         .flat_map(|r| &mut r.differences)
         .filter_map(|d| d.paired.as_mut())
     {
@@ -367,6 +382,7 @@ pub fn run(a: CompareArgs) -> CliResult {
             games: a.games,
             shard_count: 1,
             shards: vec![1],
+            options: crate::stats::options_set(rs),
         };
         let played = simulate::play_batch(rs, batch, &plan)?;
         simulate::failures(&played.tally, name).or_else(|e| match e {
@@ -518,6 +534,7 @@ mod tests {
             games: 12,
             shard_count: 1,
             shards: vec![1],
+            options: Vec::new(),
         };
         let plan = Plan {
             home: AgentKind::Random,

@@ -289,9 +289,14 @@ fn length_table(tallies: &[(&str, &Tally)]) -> String {
 fn batch_line(t: &Tally) -> String {
     let b = &t.batch;
     format!(
-        "<p>Ruleset <b>{}</b> ({}), fingerprint {}; {} matches played (seed {}; home {}, away {}){}.</p>\n",
+        "<p>Ruleset <b>{}</b> ({}){}, fingerprint {}; {} matches played (seed {}; home {}, away {}){}.</p>\n",
         esc(&b.ruleset),
         esc(&b.title),
+        if b.options.is_empty() {
+            String::new()
+        } else {
+            format!(" with the options {}", esc(&b.options.join(", ")))
+        },
         esc(&b.fingerprint),
         t.games,
         b.seed,

@@ -247,6 +247,7 @@ pub fn run(a: SimulateArgs) -> CliResult {
         games: a.games,
         shard_count: shard.n,
         shards: vec![shard.k],
+        options: crate::stats::options_set(&rs),
     };
     let plan = Plan {
         home: a.home,

@@ -96,6 +96,28 @@ pub struct Batch {
     pub shard_count: u64,
     /// The shards (1-based) this tally holds.
     pub shards: Vec<u64>,
+    /// The match options set to something other than their default (`skills=4`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+}
+
+/// The match options of `rs` set to something other than their default, as `name=value`
+/// (a flag as `on`/`off`, as the command line takes it).
+pub fn options_set(rs: &Ruleset) -> Vec<String> {
+    rs.options
+        .iter()
+        .filter(|o| o.value != o.default)
+        .map(|o| {
+            let v = match &o.value {
+                fuba_engine::value::Value::Bool(b) => (if *b { "on" } else { "off" }).to_string(),
+                v => match value_json(rs, v) {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                },
+            };
+            format!("{}={v}", o.name)
+        })
+        .collect()
 }
 
 impl Batch {

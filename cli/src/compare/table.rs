@@ -61,7 +61,16 @@ pub(super) fn table(names: &[String], tallies: &[Tally], rows: &[Row]) -> String
         "{} matches per ruleset, seed {} (the same match seeds under each); home {}, away {}",
         b.games, b.seed, b.home, b.away
     );
-    let tests = rows.iter().map(|r| r.differences.len()).sum::<usize>();
+    for (name, t) in names.iter().zip(tallies) {
+        if !t.batch.options.is_empty() {
+            let _ = writeln!(s, "{name}: options set {}", t.batch.options.join(", "));
+        }
+    }
+    let tests = rows
+        .iter()
+        .filter(|r| r.tested)
+        .map(|r| r.differences.len())
+        .sum::<usize>();
     let pairing = pairing(tallies);
     let paired = pairing.iter().all(Result::is_ok)
         && rows
@@ -162,6 +171,19 @@ pub(super) fn table(names: &[String], tallies: &[Tally], rows: &[Row]) -> String
         s.truncate(s.trim_end().len());
         s.push('\n');
     }
+    let counters: Vec<&str> = rows
+        .iter()
+        .filter(|r| !r.tested)
+        .map(|r| r.label.as_str())
+        .collect();
+    if !counters.is_empty() {
+        let _ = writeln!(
+            s,
+            "not tested (p \"-\"): {}, the engine's own counters, which any change of play moves",
+            counters.join(", ")
+        );
+    }
+    let _ = writeln!(s, "figures that are zero under every ruleset are left out");
     let _ = writeln!(s, "match length quantiles (turns; 95% CI)");
     for (n, t) in names.iter().zip(tallies) {
         let q = balance::quantiles_text(&balance::match_length(t));

@@ -232,6 +232,13 @@ pub(super) fn write_table(
 ) -> io::Result<()> {
     let b = &t.batch;
     writeln!(out, "ruleset            {} ({})", b.ruleset, b.title)?;
+    if !b.options.is_empty() {
+        writeln!(
+            out,
+            "options set        {} (every other option at its default)",
+            b.options.join(", ")
+        )?;
+    }
     let shard = shard_text(b).map_or_else(String::new, |s| {
         format!("; shard {s} of a batch of {}", b.games)
     });
