@@ -30,6 +30,9 @@ fn every_example_house_rule_loads() {
         if p.extension().is_some_and(|x| x == "toml") {
             let rs = load_file(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             assert!(!rs.name.is_empty());
+            // A shipped example checks clean: `fuba rules check --deny warnings` passes.
+            let warnings: Vec<String> = rs.warnings.iter().map(|w| w.to_string()).collect();
+            assert!(warnings.is_empty(), "{}:\n{}", p.display(), warnings.join("\n"));
             n += 1;
         }
     }
