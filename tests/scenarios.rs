@@ -124,3 +124,94 @@ fn misspelt_names_are_located_errors() {
         insta::assert_snapshot!(shown);
     });
 }
+
+/// Loads a ruleset file.
+fn ruleset_at(path: &Path) -> fuba_engine::ruleset::Ruleset {
+    let text = std::fs::read_to_string(path).expect("ruleset file");
+    load_str_options(path, &text, &|_| None, &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Each new expectation form catches a deliberately broken rule: the scenario passes under
+/// its edition and fails, with the failure of that form, under a layer that breaks one rule.
+#[test]
+fn new_forms_catch_broken_rules() {
+    let dir = root().join("tests/fixtures/scenario_forms");
+    let cases = [
+        (
+            "offered_moves.toml",
+            "broken_moves_twice.toml",
+            "offered \"move\" to away (4th): expected not to include [\"S_FRONT->CENTRE\", \"S_FRONT->S_WEST_WING\", \"S_FRONT->S_EAST_WING\"]",
+        ),
+        (
+            "moved_first.toml",
+            "broken_quick_order.toml",
+            "moved first: expected away, got home",
+        ),
+        (
+            "match_over.toml",
+            "broken_three_halves.toml",
+            "match over: expected true, got false",
+        ),
+        (
+            "completed.toml",
+            "broken_time_ends_turn.toml",
+            "completed: expected every listed procedure to run; the run ended in `time` (procedure 1 of 2): a rule ended the turn; not run: control_check",
+        ),
+        (
+            "passes.toml",
+            "broken_pass_modifier.toml",
+            "modifiers \"pass\" after \"target area\": expected 1, got 2",
+        ),
+        (
+            "passes.toml",
+            "broken_pass_modifier.toml",
+            "event \"pass\" (1st) field ball: expected 4, got 5",
+        ),
+        (
+            "passes.toml",
+            "broken_pass_modifier.toml",
+            "event \"pass\": none of them held: event \"pass\" (1st) field ball: expected 4, got 5; event \"pass\" (2nd) field",
+        ),
+    ];
+    for (scenario, broken, failure) in cases {
+        let s = Scenario::load(&dir.join(scenario)).unwrap_or_else(|e| panic!("{e}"));
+        let good = ruleset_at(&s.rules_path().expect("a path"));
+        let r = s.run(&good).unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.passed(), "{scenario}: {:?}", r.failures);
+        let r = s
+            .run(&ruleset_at(&dir.join(broken)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            r.failures.iter().any(|f| f.starts_with(failure)),
+            "{scenario} under {broken}: no failure starting {failure:?} in {:#?}",
+            r.failures
+        );
+    }
+}
+
+/// `every` holds only when each decision or event holds, and names the one that did not;
+/// `nth` beyond the last is a failure that says how many there were.
+#[test]
+fn every_and_nth_name_the_one_that_failed() {
+    let dir = root().join("tests/fixtures/scenario_forms");
+    let text = std::fs::read_to_string(dir.join("passes.toml")).expect("fixture");
+    let text = text.replace(
+        "{ every = true, fields = { team = \"away\" } }",
+        "{ every = true, fields = { result = \"supportive\" } }, { nth = 3, fields = { team = \"away\" } }",
+    );
+    let path = dir.join("every_nth.tmp.toml");
+    std::fs::write(&path, text).expect("write");
+    let s = Scenario::load(&path);
+    let _ = std::fs::remove_file(&path);
+    let s = s.unwrap_or_else(|e| panic!("{e}"));
+    let r = s
+        .run(&ruleset_at(&s.rules_path().expect("a path")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        r.failures,
+        [
+            "event \"pass\" (2nd) field result: expected \"supportive\", got \"creative\"",
+            "event \"pass\": no 3rd, only 2",
+        ]
+    );
+}

@@ -121,13 +121,13 @@ impl Scenario {
         ))
     }
 
-    fn check_decision(&self, names: &Names, kind: &str, path: &[Step<'_>]) -> Checked {
+    fn check_decision(&self, names: &Names, kind: &str, path: &[Step<'_>], key: bool) -> Checked {
         if names.decisions.contains_key(kind) {
             return Ok(());
         }
         Err(self.err_at(
             path,
-            true,
+            key,
             format!(
                 "{}: the rules make no decision `{kind}`{}",
                 dotted(path),
@@ -315,7 +315,7 @@ impl Scenario {
                 self.check_event(rs, names, k, &[Key("expect"), Key(key), Index(i)])?;
             }
         }
-        for name in x.modifiers.keys() {
+        for (name, spec) in &x.modifiers {
             if !names.modifiers.contains(name) {
                 return Err(self.err_at(
                     &[Key("expect"), Key("modifiers"), Key(name)],
@@ -326,8 +326,12 @@ impl Scenario {
                     ),
                 ));
             }
+            if let Some(d) = &spec.after {
+                let path = [Key("expect"), Key("modifiers"), Key(name), Key("after")];
+                self.check_decision(names, d, &path, false)?;
+            }
         }
-        for (kind, fields) in &x.event_fields {
+        for (kind, checks) in &x.event_fields {
             let path = [Key("expect"), Key("event_fields"), Key(kind)];
             let Some(known) = names.emits.get(kind) else {
                 return Err(self.err_at(
@@ -339,9 +343,21 @@ impl Scenario {
                     ),
                 ));
             };
-            for f in fields.keys() {
-                if !known.contains(f) {
-                    let path = [Key("expect"), Key("event_fields"), Key(kind), Key(f)];
+            let many = checks.0.len() > 1;
+            for (n, spec) in checks.0.iter().enumerate() {
+                for f in spec.fields.keys() {
+                    if known.contains(f) {
+                        continue;
+                    }
+                    let base = [Key("expect"), Key("event_fields"), Key(kind), Index(n)];
+                    let base: &[Step<'_>] = if many { &base } else { &base[..3] };
+                    let detailed = [base, &[Key("fields"), Key(f)]].concat();
+                    let plain = [base, &[Key(f)]].concat();
+                    let path = if self.spans.at(&detailed, true).is_some() {
+                        detailed
+                    } else {
+                        plain
+                    };
                     return Err(self.err_at(
                         &path,
                         true,
@@ -362,12 +378,41 @@ impl Scenario {
         for team in x.choices_made.keys() {
             self.check_team(team, &[Key("expect"), Key("choices_made"), Key(team)], true)?;
         }
-        for (kind, labels) in &x.offered {
-            self.check_decision(names, kind, &[Key("expect"), Key("offered"), Key(kind)])?;
-            for (i, l) in labels.iter().enumerate() {
-                let path = [Key("expect"), Key("offered"), Key(kind), Index(i)];
-                self.check_label(rs, names, Some(kind), l, &path)?;
+        for (kind, checks) in &x.offered {
+            self.check_decision(
+                names,
+                kind,
+                &[Key("expect"), Key("offered"), Key(kind)],
+                true,
+            )?;
+            let many = checks.0.len() > 1;
+            for (n, spec) in checks.0.iter().enumerate() {
+                let base = [Key("expect"), Key("offered"), Key(kind), Index(n)];
+                let base: &[Step<'_>] = if many { &base } else { &base[..3] };
+                if let Some(t) = &spec.team {
+                    self.check_team(t, &[base, &[Key("team")]].concat(), false)?;
+                }
+                let lists = [
+                    ("exactly", spec.exactly.as_deref().unwrap_or_default()),
+                    ("includes", &spec.includes[..]),
+                    ("excludes", &spec.excludes[..]),
+                ];
+                for (key, labels) in lists {
+                    for (i, l) in labels.iter().enumerate() {
+                        let long = [base, &[Key(key), Index(i)]].concat();
+                        let short = [base, &[Index(i)]].concat();
+                        let path = if self.spans.at(&long, false).is_some() {
+                            long
+                        } else {
+                            short
+                        };
+                        self.check_label(rs, names, Some(kind), l, &path)?;
+                    }
+                }
             }
+        }
+        if let Some(t) = &x.moved_first {
+            self.check_team(t, &at("moved_first"), false)?;
         }
         Ok(())
     }

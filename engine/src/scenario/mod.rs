@@ -5,6 +5,9 @@
 //! the engine) and hands them to [`Scenario::run`].
 
 mod check;
+mod ending;
+mod expect;
+mod expect_log;
 mod names;
 mod position;
 mod run;
@@ -19,7 +22,10 @@ use serde::Deserialize;
 use crate::ruleset::Ruleset;
 use crate::vm::{Match, Schedule};
 
-pub use spec::{BallSpec, ClockSpec, Expect, OddsSpec, Position, Run, TeamPosition};
+pub use spec::{
+    BallSpec, ClockSpec, EventFieldsChecks, EventFieldsSpec, Expect, ModifiersSpec, OddsSpec,
+    OfferedChecks, OfferedSpec, Position, Run, TeamPosition, Which,
+};
 
 /// A scenario file as written.
 #[derive(Debug, Clone, Deserialize)]

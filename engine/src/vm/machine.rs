@@ -75,6 +75,9 @@ pub struct Match<'a> {
     pub stopped: bool,
     /// Whether a scenario's run ended the half.
     pub half_ended: bool,
+    /// How many procedures of a scenario's list ([`super::Schedule::Procs`]) ran to their
+    /// end.
+    pub procs_done: u32,
     /// Record every legal option's label in choice events (scenarios).
     pub record_options: bool,
     /// Report a [`super::Status::Boundary`] after every stage (invariant checks).
@@ -141,6 +144,7 @@ impl Match<'_> {
             stop_at: self.stop_at,
             stopped: self.stopped,
             half_ended: self.half_ended,
+            procs_done: self.procs_done,
             record_options: self.record_options,
             pause_at_stages: self.pause_at_stages,
             stack: self.stack.clone(),
@@ -192,6 +196,7 @@ impl<'a> Match<'a> {
             stop_at: None,
             stopped: false,
             half_ended: false,
+            procs_done: 0,
             record_options: false,
             pause_at_stages: false,
             stack: Vec::with_capacity(256),

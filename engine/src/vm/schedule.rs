@@ -362,6 +362,9 @@ impl<'a> Match<'a> {
                 pause
             }
             Phase::Proc(i) => {
+                if matches!(r, Ran::Done) {
+                    self.procs_done = i + 1;
+                }
                 let go_on = match r {
                     Ran::Done => !self.stopped,
                     Ran::EndHalf => {
