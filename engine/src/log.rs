@@ -261,27 +261,21 @@ fn cap(s: &str) -> String {
     }
 }
 
-/// Fills a narration template: `{field}` is replaced by the event field.
+/// Fills a narration template: `{field}` is the event's field (`home`/`away`
+/// capitalised); `{field?TEXT}` is TEXT when the field is true (a non-zero number, a
+/// non-empty text) and nothing otherwise, `{field?TEXT|ELSE}` ELSE otherwise;
+/// `{a=b?TEXT|ELSE}` tests whether fields `a` and `b` are equal (or field `a` equals the
+/// text `b`). TEXT and ELSE are templates themselves. A name that is no field is left as
+/// written.
 pub fn fill(template: &str, fields: &serde_json::Map<String, serde_json::Value>) -> String {
     let mut out = String::new();
     let mut rest = template;
     while let Some(i) = rest.find('{') {
         out.push_str(&rest[..i]);
         let after = &rest[i + 1..];
-        match after.find('}') {
+        match closing(after) {
             Some(j) => {
-                let key = &after[..j];
-                match fields.get(key) {
-                    Some(serde_json::Value::String(s)) if s == "home" || s == "away" => {
-                        out.push_str(&cap(s))
-                    }
-                    Some(v) => out.push_str(&json_text(v)),
-                    None => {
-                        out.push('{');
-                        out.push_str(key);
-                        out.push('}');
-                    }
-                }
+                out.push_str(&placeholder(&after[..j], fields));
                 rest = &after[j + 1..];
             }
             None => {
@@ -292,6 +286,61 @@ pub fn fill(template: &str, fields: &serde_json::Map<String, serde_json::Value>)
     }
     out.push_str(rest);
     out
+}
+
+/// Where the `}` closing a `{` just before `s` is, braces nested inside counted.
+fn closing(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return Some(i),
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The text of one `{...}` of a template.
+fn placeholder(key: &str, fields: &serde_json::Map<String, serde_json::Value>) -> String {
+    if let Some((test, branches)) = key.split_once('?') {
+        let (yes, no) = split_top(branches);
+        let holds = match test.split_once('=') {
+            Some((a, b)) => match (fields.get(a), fields.get(b)) {
+                (Some(x), Some(y)) => x == y,
+                (Some(x), None) => json_text(x) == b,
+                _ => false,
+            },
+            None => match fields.get(test) {
+                Some(serde_json::Value::Bool(b)) => *b,
+                Some(serde_json::Value::Number(n)) => n.as_f64() != Some(0.0),
+                Some(serde_json::Value::String(s)) => !s.is_empty(),
+                Some(serde_json::Value::Null) | None => false,
+                Some(_) => true,
+            },
+        };
+        return fill(if holds { yes } else { no }, fields);
+    }
+    match fields.get(key) {
+        Some(serde_json::Value::String(s)) if s == "home" || s == "away" => cap(s),
+        Some(v) => json_text(v),
+        None => format!("{{{key}}}"),
+    }
+}
+
+/// `TEXT|ELSE` split at its first `|` outside braces (`ELSE` empty when there is none).
+fn split_top(s: &str) -> (&str, &str) {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            '|' if depth == 0 => return (&s[..i], &s[i + 1..]),
+            _ => {}
+        }
+    }
+    (s, "")
 }
 
 /// The time of an event as players say it: `23'`, `45+2'`.
@@ -422,4 +471,34 @@ pub fn narrate(rs: &Ruleset, e: &Event, verbose: bool) -> Option<String> {
         EventKind::TurnStart => format!("{t} -- turn {} of half {}", e.turn, e.half),
     };
     Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill;
+
+    fn fields(j: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+        j.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_template_reads_fields_and_chooses_text_by_them() {
+        let f = fields(serde_json::json!({
+            "team": "home", "from": "S_FRONT", "to": "S_FRONT", "slow": false, "n": 0
+        }));
+        assert_eq!(
+            fill("{team} pass {from=to?within {to}|{from} → {to}}", &f),
+            "Home pass within S_FRONT"
+        );
+        assert_eq!(fill("kick{slow?, slow|, quick}", &f), "kick, quick");
+        assert_eq!(fill("kick{slow?, slow}", &f), "kick");
+        assert_eq!(fill("{n?some|none} {team=home?ours}", &f), "none ours");
+        // What is no field stays as written; an unclosed brace too.
+        assert_eq!(fill("{nothing} {team", &f), "{nothing} {team");
+        let f = fields(serde_json::json!({"from": "A", "to": "B", "slow": true}));
+        assert_eq!(
+            fill("{from=to?within {to}|{from} → {to}}{slow?!}", &f),
+            "A → B!"
+        );
+    }
 }
