@@ -1,21 +1,35 @@
 //! A human at the terminal deciding for one team.
 //!
-//! For each decision it shows (on stderr, or any writer) a compact view of the board and
-//! the numbered options, then reads a number (or an option's label) from stdin. It shows
-//! only what the engine gives an agent: the public state and the decision, so the other
-//! team's secret choices cannot leak through it.
+//! For each decision it shows (on stderr, or any writer) the board drawn as a pitch —
+//! again only when it changed — and the numbered options, then reads a number (or an
+//! option's label) from stdin. Several answers separated by commas answer this decision
+//! and the next ones of the same kind (a whole setup on one line); `auto` lets the
+//! rules' own preferences (the heuristic player) answer this decision and the next ones
+//! of its kind. It shows only what the engine gives an agent: the public state and the
+//! decision, so the other team's secret choices cannot leak through it.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 
-use fuba_engine::agent::{Agent, Decision, View};
+use fuba_engine::agent::{Agent, Decision, HeuristicAgent, View};
 use fuba_engine::log::team_name;
 use fuba_engine::value::Team;
+
+use crate::view::layout::Layout;
+
+mod pitch;
 
 /// A human player: reads choices from `input`, prompts on `output`.
 pub struct HumanAgent {
     team: Team,
     input: Box<dyn BufRead>,
     output: Box<dyn Write>,
+    /// The pitch last drawn, not drawn again until it changes.
+    drawn: String,
+    /// Answers typed ahead for the next decisions of a kind: the kind and the answers.
+    ahead: Option<(String, VecDeque<String>)>,
+    /// The decision kind the heuristic player answers for now (`auto`).
+    auto: Option<(String, HeuristicAgent)>,
 }
 
 impl HumanAgent {
@@ -34,6 +48,9 @@ impl HumanAgent {
             team,
             input,
             output,
+            drawn: String::new(),
+            ahead: None,
+            auto: None,
         }
     }
 
@@ -58,28 +75,14 @@ impl HumanAgent {
             st.ball_value,
             team_name(st.ball_owner),
         )?;
-        let width = rs
-            .board
-            .areas
-            .iter()
-            .map(|a| a.name.len())
-            .max()
-            .unwrap_or(4);
-        writeln!(out, "   {:width$}  home away", "area")?;
-        for (i, area) in rs.board.areas.iter().enumerate() {
-            let home = st.pieces[0].count.get(i).copied().unwrap_or(0);
-            let away = st.pieces[1].count.get(i).copied().unwrap_or(0);
-            let ball = if i == usize::from(st.ball_area) {
-                format!("  <- ball ({})", st.ball_value)
-            } else {
-                String::new()
-            };
-            let mark = if ball.is_empty() { ' ' } else { '*' };
+        let board = pitch::pitch(rs, &Layout::of(&rs.board), st);
+        if board != self.drawn {
+            write!(out, "{board}")?;
             writeln!(
                 out,
-                " {mark} {:width$}  {home:>4} {away:>4}{ball}",
-                area.name
+                "(H home pieces, A away pieces, GK goalkeeper, *N the ball and its value)"
             )?;
+            self.drawn = board;
         }
         let secret = if d.secret {
             " (secret: the other team will not see it)"
@@ -98,10 +101,26 @@ impl HumanAgent {
         Ok(())
     }
 
+    /// The option `answer` names (a number from 1 or a label), if any.
+    fn pick(view: &View<'_>, d: &Decision<'_>, answer: &str) -> Option<usize> {
+        let n = d.options.len();
+        match answer.parse::<usize>() {
+            Ok(k) => (1..=n).contains(&k).then(|| k - 1),
+            Err(_) => d
+                .options
+                .iter()
+                .position(|o| o.label(view.rules).eq_ignore_ascii_case(answer)),
+        }
+    }
+
     fn ask(&mut self, view: &View<'_>, d: &Decision<'_>) -> std::io::Result<Result<usize, String>> {
         let n = d.options.len();
         loop {
-            write!(self.output, "choice [1-{n}, q to quit]: ")?;
+            write!(
+                self.output,
+                "choice [1-{n}; several, comma-separated, for the next `{}` too; auto; q to quit]: ",
+                d.kind
+            )?;
             self.output.flush()?;
             let mut line = String::new();
             if self.input.read_line(&mut line)? == 0 {
@@ -111,26 +130,58 @@ impl HumanAgent {
                     team_name(self.team)
                 )));
             }
-            let answer = line.trim();
+            let mut answers: VecDeque<String> = line
+                .split(',')
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect();
+            let Some(answer) = answers.pop_front() else {
+                continue;
+            };
             if answer.eq_ignore_ascii_case("q") || answer.eq_ignore_ascii_case("quit") {
                 return Ok(Err(format!("the {} player quit", team_name(self.team))));
             }
-            if let Ok(k) = answer.parse::<usize>() {
-                if (1..=n).contains(&k) {
-                    return Ok(Ok(k - 1));
+            if answer.eq_ignore_ascii_case("auto") {
+                let heuristic = HeuristicAgent::new(u64::from(self.team), self.team);
+                self.auto = Some((d.kind.to_string(), heuristic));
+                return Ok(self.automatic(view, d).unwrap_or(Ok(0)));
+            }
+            if let Some(i) = Self::pick(view, d, &answer) {
+                if !answers.is_empty() {
+                    self.ahead = Some((d.kind.to_string(), answers));
                 }
-            } else if let Some(i) = d
-                .options
-                .iter()
-                .position(|o| o.label(view.rules).eq_ignore_ascii_case(answer))
-            {
                 return Ok(Ok(i));
             }
             writeln!(
                 self.output,
-                "`{answer}` is not an option: type a number from 1 to {n} (or the option's name), or q to quit"
+                "`{answer}` is not an option: type a number from 1 to {n} (or the option's name), auto, or q to quit"
             )?;
         }
+    }
+
+    /// The heuristic player's answer, while `auto` holds for this decision's kind.
+    fn automatic(&mut self, view: &View<'_>, d: &Decision<'_>) -> Option<Result<usize, String>> {
+        match &mut self.auto {
+            Some((kind, h)) if kind == d.kind => Some(h.choose(view, d)),
+            _ => {
+                self.auto = None;
+                None
+            }
+        }
+    }
+
+    /// The next answer typed ahead, when it is for this decision's kind and legal.
+    fn typed_ahead(&mut self, view: &View<'_>, d: &Decision<'_>) -> Option<usize> {
+        let (kind, answers) = self.ahead.as_mut()?;
+        let pick = if kind == d.kind {
+            answers.pop_front().and_then(|a| Self::pick(view, d, &a))
+        } else {
+            None
+        };
+        if pick.is_none() || answers.is_empty() {
+            self.ahead = None;
+        }
+        pick
     }
 }
 
@@ -144,6 +195,12 @@ fn capitalised(s: &str) -> String {
 
 impl Agent for HumanAgent {
     fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String> {
+        if let Some(answer) = self.automatic(view, d) {
+            return answer;
+        }
+        if let Some(i) = self.typed_ahead(view, d) {
+            return Ok(i);
+        }
         let shown = self.show(view, d);
         let answer = shown.and_then(|()| self.ask(view, d));
         match answer {
@@ -157,5 +214,10 @@ impl Agent for HumanAgent {
 
     fn name(&self) -> String {
         "human".into()
+    }
+
+    /// The rules' preferences, for `auto`.
+    fn wants_hints(&self) -> bool {
+        true
     }
 }

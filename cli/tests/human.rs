@@ -1,0 +1,55 @@
+//! A human at the terminal: the board drawn as a pitch, and again only when it changed;
+//! several answers on one line; `auto` for the rest of a decision of one kind.
+
+mod common;
+
+use common::{fuba_with_stdin, stderr};
+
+/// Plays the original edition's seed 1 as home with `input`, the player quitting at its
+/// end; gives what the terminal showed.
+fn play(input: &str) -> String {
+    let o = fuba_with_stdin(
+        &["play", "--seed", "1", "--home", "human"],
+        input.as_bytes(),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the player quits at the end of input"
+    );
+    stderr(&o)
+}
+
+#[test]
+fn the_board_is_a_pitch_drawn_again_only_when_it_changed() {
+    let shown = play(&"1\n".repeat(30));
+    assert!(
+        shown.contains("| N_WEST_CORNER | N_BOX         | N_EAST_CORNER |"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("| S_WEST_CORNER | S_BOX         | S_EAST_CORNER |"),
+        "{shown}"
+    );
+    let prompts = shown.matches("to choose:").count();
+    let pitches = shown.matches("(H home pieces, A away pieces").count();
+    assert!(prompts >= 25, "{prompts} prompts");
+    assert!(
+        pitches < prompts,
+        "{pitches} pitches for {prompts} prompts: unchanged boards are not drawn again"
+    );
+}
+
+#[test]
+fn a_whole_setup_on_one_line_or_left_to_the_rules() {
+    // The formation, then all ten pieces of the setup on one line.
+    let one_line = play("1\n1, 1, 1, 4, 4, 4, 4, 5, 6, 7\n");
+    let prompts = |s: &str| s.matches("Home to choose: setup\n").count();
+    assert_eq!(prompts(&one_line), 1, "{one_line}");
+    // `auto`: the rules' preferences place the pieces.
+    let auto = play("1\nauto\n");
+    assert_eq!(prompts(&auto), 1, "{auto}");
+    // An answer typed ahead that is not legal for the next decision is asked again.
+    let wrong = play("1\n1, 99\n");
+    assert_eq!(prompts(&wrong), 2, "{wrong}");
+}
