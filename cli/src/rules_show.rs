@@ -132,6 +132,49 @@ fn where_played(
     (triggers, procs)
 }
 
+/// The ruleset's layers, top first: each file it stacks by `extends`, with the files it
+/// includes in brackets (an included file is part of the file that names it, not a
+/// ruleset it extends).
+fn layers_text(rs: &Ruleset) -> String {
+    let layers = &rs.file.layers;
+    let text = |i: usize| {
+        let end = layers.get(i + 1).map_or(rs.file.text.len(), |l| l.1);
+        rs.file.text.get(layers[i].1..end).unwrap_or_default()
+    };
+    // The files each layer includes, as the loader finds them (next to the includer).
+    let includes = |i: usize| -> Vec<std::path::PathBuf> {
+        let head: Option<fuba_engine::ruleset::raw::RawHead> = toml::from_str(text(i)).ok();
+        let dir = layers[i]
+            .0
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        head.map(|h| {
+            h.meta
+                .include
+                .iter()
+                .map(|f| dir.join(f.get_ref()))
+                .collect()
+        })
+        .unwrap_or_default()
+    };
+    let included: Vec<std::path::PathBuf> = (0..layers.len()).flat_map(includes).collect();
+    let mut out = Vec::new();
+    for i in (0..layers.len()).rev() {
+        if included.contains(&layers[i].0) {
+            continue;
+        }
+        let mine = includes(i);
+        let mut s = layers[i].0.display().to_string();
+        if !mine.is_empty() {
+            let names: Vec<String> = mine.iter().map(|p| p.display().to_string()).collect();
+            s.push_str(&format!(" (including {})", names.join(", ")));
+        }
+        out.push(s);
+    }
+    out.join(" extends ")
+}
+
 /// The text and JSON of `what`; `Err` for a table that does not exist.
 fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
     let mut t = String::new();
@@ -141,6 +184,7 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
             if !rs.source.is_empty() {
                 t.push_str(&format!("rulebook: {}\n", rs.source));
             }
+            t.push_str(&format!("layers: {}\n", layers_text(rs)));
             let layers: Vec<String> = rs
                 .file
                 .layers
@@ -148,7 +192,6 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                 .rev()
                 .map(|(p, _)| p.display().to_string())
                 .collect();
-            t.push_str(&format!("layers: {}\n", layers.join(" extends ")));
             let stage = |i: &u16| rs.procs[*i as usize].name.clone();
             let stages: Vec<String> = rs.stages.iter().map(stage).collect();
             t.push_str(&format!(

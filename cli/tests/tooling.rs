@@ -395,3 +395,26 @@ fn show_2024_lists_every_skill_weather_and_option() {
     }
     insta::assert_snapshot!("show_2024_options", options);
 }
+
+/// An included file is part of the file that includes it, not a ruleset it extends.
+#[test]
+fn rules_show_tells_included_files_from_extended_rulesets() {
+    let o = fuba(&[
+        "rules",
+        "show",
+        "rulesets/examples/2024-var-no-weather.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("layers: "))
+        .expect("a layers line");
+    assert!(
+        line.starts_with(
+            "layers: rulesets/examples/2024-var-no-weather.toml extends <2024> (including 2024/options.toml, "
+        ),
+        "{line}"
+    );
+    assert_eq!(line.matches(" extends ").count(), 1, "{line}");
+}
