@@ -5,13 +5,14 @@
 //! option's label) from stdin. Several answers separated by commas answer this decision
 //! and the next ones of the same kind (a whole setup on one line); `auto` lets the
 //! rules' own preferences (the heuristic player) answer this decision and the next ones
-//! of its kind. It shows only what the engine gives an agent: the public state and the
+//! of its kind; `back` takes the previous answer back, as long as no die was rolled since.
+//! It shows only what the engine gives an agent: the public state and the
 //! decision, so the other team's secret choices cannot leak through it.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 
-use fuba_engine::agent::{Agent, Decision, HeuristicAgent, View};
+use fuba_engine::agent::{Agent, Decision, HeuristicAgent, TAKE_BACK, View};
 use fuba_engine::log::team_name;
 use fuba_engine::value::Team;
 
@@ -118,7 +119,7 @@ impl HumanAgent {
         loop {
             write!(
                 self.output,
-                "choice [1-{n}; several, comma-separated, for the next `{}` too; auto; q to quit]: ",
+                "choice [1-{n}; several, comma-separated, for the next `{}` too; auto; back; q to quit]: ",
                 d.kind
             )?;
             self.output.flush()?;
@@ -141,6 +142,14 @@ impl HumanAgent {
             if answer.eq_ignore_ascii_case("q") || answer.eq_ignore_ascii_case("quit") {
                 return Ok(Err(format!("the {} player quit", team_name(self.team))));
             }
+            if answer.eq_ignore_ascii_case("back") || answer.eq_ignore_ascii_case("b") {
+                writeln!(
+                    self.output,
+                    "taken back, if no die was rolled since your last answer: that decision comes again"
+                )?;
+                self.drawn.clear();
+                return Ok(Ok(TAKE_BACK));
+            }
             if answer.eq_ignore_ascii_case("auto") {
                 let heuristic = HeuristicAgent::new(u64::from(self.team), self.team);
                 self.auto = Some((d.kind.to_string(), heuristic));
@@ -154,7 +163,7 @@ impl HumanAgent {
             }
             writeln!(
                 self.output,
-                "`{answer}` is not an option: type a number from 1 to {n} (or the option's name), auto, or q to quit"
+                "`{answer}` is not an option: type a number from 1 to {n} (or the option's name), auto, back, or q to quit"
             )?;
         }
     }
@@ -218,6 +227,11 @@ impl Agent for HumanAgent {
 
     /// The rules' preferences, for `auto`.
     fn wants_hints(&self) -> bool {
+        true
+    }
+
+    /// `back`.
+    fn may_take_back(&self) -> bool {
         true
     }
 }

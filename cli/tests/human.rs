@@ -53,3 +53,20 @@ fn a_whole_setup_on_one_line_or_left_to_the_rules() {
     let wrong = play("1\n1, 99\n");
     assert_eq!(prompts(&wrong), 2, "{wrong}");
 }
+
+#[test]
+fn a_mistyped_answer_is_taken_back_before_any_die_is_rolled() {
+    let shown = play("1\n1, 1, 1, 4, 4, 4, 4, 5, 6, 7\nback\n");
+    assert!(shown.contains("taken back"), "{shown}");
+    // The last piece's placement is asked again.
+    assert_eq!(
+        shown.matches("Home to choose: setup\n").count(),
+        2,
+        "{shown}"
+    );
+    assert_eq!(
+        shown.matches("Home to choose: setup adjustment").count(),
+        1,
+        "{shown}"
+    );
+}

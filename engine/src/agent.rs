@@ -83,7 +83,18 @@ pub trait Agent {
     fn wants_worlds(&self) -> bool {
         false
     }
+    /// Whether the agent may answer [`TAKE_BACK`] (a person who mistyped): the match is
+    /// then kept as it was before each of its decisions, until dice are rolled.
+    fn may_take_back(&self) -> bool {
+        false
+    }
 }
+
+/// What an agent answers ([`Agent::choose`]) to take back its previous answer: the match
+/// goes back to the decision before it, provided no die was rolled since (then the
+/// answer stands and the agent is asked again). Only for agents that
+/// [`Agent::may_take_back`].
+pub const TAKE_BACK: usize = usize::MAX;
 
 /// Plays like a sensible person, as far as the ruleset tells what is sensible: takes the
 /// option with the best `prefer` score the rule gives (passes with good odds toward goal,

@@ -60,6 +60,9 @@ pub struct Game<'a> {
     played: [Vec<Played>; 2],
     /// When kept ([`Game::with_states`]): the state at every pause, after how many events.
     states: Option<Vec<(usize, MatchState)>>,
+    /// For each team whose agent may take an answer back: the match before its last
+    /// decision, until dice are rolled.
+    before: [Option<Box<Match<'a>>>; 2],
 }
 
 impl<'a> Game<'a> {
@@ -80,6 +83,7 @@ impl<'a> Game<'a> {
             worlds: [None, None],
             played: [Vec::new(), Vec::new()],
             states: None,
+            before: [None, None],
         }
     }
 
@@ -156,6 +160,8 @@ impl<'a> Game<'a> {
             match status {
                 Status::Decision => self.decide()?,
                 Status::Chance => {
+                    // An answer cannot be taken back past a roll.
+                    self.before = [None, None];
                     let Some(c) = self.m.chance() else { continue };
                     let label = self.m.rs.symbol(c.label);
                     let mut dice = [0u8; 8];
@@ -215,6 +221,19 @@ impl<'a> Game<'a> {
             Ok(i) => i,
             Err(msg) => return Err(self.m.fail(msg)),
         };
+        if i == crate::agent::TAKE_BACK && self.agents[team].may_take_back() {
+            // Back to the team's previous decision, if no die was rolled since; else the
+            // agent is asked again.
+            if let Some(before) = self.before[team].take() {
+                self.m = *before;
+                self.before = [None, None];
+                self.told = self.told.min(self.m.events().len());
+            }
+            return Ok(());
+        }
+        if self.agents[team].may_take_back() && self.worlds.iter().all(Option::is_none) {
+            self.before[team] = Some(Box::new(self.m.clone()));
+        }
         let opt = d.options.get(i).copied();
         let before = (secret && self.worlds[1 - team].is_some()).then(|| self.m.fork());
         self.m.choose(i)?;
