@@ -215,3 +215,24 @@ fn every_and_nth_name_the_one_that_failed() {
         ]
     );
 }
+
+/// A run that starts after the stages that set the turn's state (the areas occupied at the
+/// start of the turn, the modifier area) is refused when its position does not give that
+/// state, naming each variable and the procedures that would have set it.
+#[test]
+fn positions_without_the_turn_state_they_need_are_refused() {
+    insta::glob!("fixtures/scenario_positions/*.toml", |path| {
+        let message = match load_and_run(path) {
+            Ok(r) => panic!(
+                "{} ran ({:?}) instead of being refused",
+                path.display(),
+                r.failures
+            ),
+            Err(e) => e,
+        };
+        let file = path
+            .file_name()
+            .map_or(String::new(), |f| f.display().to_string());
+        insta::assert_snapshot!(message.replace(&path.display().to_string(), &file));
+    });
+}

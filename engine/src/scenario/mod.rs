@@ -10,6 +10,7 @@ mod expect;
 mod expect_log;
 mod names;
 mod position;
+mod requires;
 mod run;
 mod spans;
 mod spec;
@@ -212,10 +213,12 @@ impl Scenario {
         let sets = self.resolve_vars(rs)?;
         let stop = self.run.stop_at.as_ref().map(|k| rs.intern(k));
         let rs: &'r Ruleset = rs;
+        let plan = self.plan(rs)?;
+        self.check_required(rs, &plan)?;
         let mut m = Match::new(rs, 0);
         self.set_position(rs, &mut m.st, sets)?;
         m.stop_at = stop;
-        m.set_schedule(self.plan(rs)?);
+        m.set_schedule(plan);
         Ok(m)
     }
 }

@@ -73,6 +73,7 @@ impl Scenario {
         // ---- what to run
         m.m.stop_at = stop_sym;
         let plan = self.plan(rs)?;
+        self.check_required(rs, &plan)?;
         m.m.set_schedule(plan.clone());
         let run_error = m.run(&mut |_, _| Ok(())).err().map(|e| e.to_string());
         let mut narration: Vec<String> = m
