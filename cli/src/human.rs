@@ -96,8 +96,18 @@ impl HumanAgent {
             capitalised(team_name(d.team)),
             d.kind
         )?;
+        // The rules' own rating of each option (their `prefer` score), when they give one.
+        let rated = d.hints.len() == d.options.len() && d.hints.iter().any(|h| *h != d.hints[0]);
+        let best = d.hints.iter().max().copied().unwrap_or(0);
         for (i, o) in d.options.iter().enumerate() {
-            writeln!(out, "  {:>2}. {}", i + 1, o.label(rs))?;
+            let rating = match d.hints.get(i) {
+                Some(h) if rated => {
+                    let mark = if *h == best { "  <- rated best" } else { "" };
+                    format!("   (rules' rating {h}){mark}")
+                }
+                _ => String::new(),
+            };
+            writeln!(out, "  {:>2}. {}{rating}", i + 1, o.label(rs))?;
         }
         Ok(())
     }

@@ -31,6 +31,9 @@ fn the_board_is_a_pitch_drawn_again_only_when_it_changed() {
         shown.contains("| S_WEST_CORNER | S_BOX         | S_EAST_CORNER |"),
         "{shown}"
     );
+    // Where the rules rate the options (their `prefer` scores), the rating is shown.
+    assert!(shown.contains("(rules' rating "), "{shown}");
+    assert!(shown.contains("<- rated best"), "{shown}");
     let prompts = shown.matches("to choose:").count();
     let pitches = shown.matches("(H home pieces, A away pieces").count();
     assert!(prompts >= 25, "{prompts} prompts");
