@@ -15,7 +15,9 @@ fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             scenario_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "toml") {
+        } else if p.extension().is_some_and(|e| e == "toml")
+            && Scenario::not_a_scenario(&p).is_none()
+        {
             out.push(p);
         }
     }
@@ -235,4 +237,46 @@ fn positions_without_the_turn_state_they_need_are_refused() {
             .map_or(String::new(), |f| f.display().to_string());
         insta::assert_snapshot!(message.replace(&path.display().to_string(), &file));
     });
+}
+
+/// Runs a fixture of `tests/fixtures/scenario_scripts/` under its ruleset.
+fn script_fixture(name: &str) -> fuba_engine::scenario::Report {
+    load_and_run(&root().join("tests/fixtures/scenario_scripts").join(name))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A decision with a single legal option takes its label when the script gives it (here
+/// the free movement's "done"), and runs without it as well.
+#[test]
+fn a_single_legal_option_takes_its_label_but_never_needs_it() {
+    let given = script_fixture("single_option_label.toml");
+    assert!(given.passed(), "{:?}", given.failures);
+    let s = Scenario::load(&root().join("tests/scenarios/original/empty_area.toml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = s
+        .run(&ruleset_at(&ruleset_path("original")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.passed(), "{:?}", r.failures);
+}
+
+/// A script error names the team, which of its choices it is, the decision and the legal
+/// labels.
+#[test]
+fn script_errors_name_the_team_and_the_choice() {
+    let r = script_fixture("label_not_legal.toml");
+    assert!(
+        r.failures.iter().any(|f| f.starts_with(
+            "the rules stopped with an error: home's choice 3 (\"done\") is not legal for \"movement option\"; legal: \"defence movement\", \"midfield movement\", \"forward movement\""
+        )),
+        "{:#?}",
+        r.failures
+    );
+    let r = script_fixture("script_runs_out.toml");
+    assert!(
+        r.failures.iter().any(|f| f.starts_with(
+            "the rules stopped with an error: home's script has no choice left for \"move\" (it gave 3 labels); legal: "
+        )),
+        "{:#?}",
+        r.failures
+    );
 }

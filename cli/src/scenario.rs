@@ -23,7 +23,8 @@ pub struct ScenarioArgs {
     pub verbose: bool,
 }
 
-/// The scenario files under `dir`, sorted, recursively.
+/// The scenario files under `dir`, sorted, recursively (other TOML files, a ruleset copied
+/// beside its scenarios, are left out: see [`Scenario::not_a_scenario`]).
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
@@ -121,9 +122,17 @@ pub fn run(a: ScenarioArgs) -> CliResult {
     }
 
     let mut rules = Rules::default();
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     for f in &files {
         let file = f.display();
+        // Only files found in a directory are skipped: a file named is run (or refused).
+        if !a.paths.contains(f)
+            && let Some(why) = Scenario::not_a_scenario(f)
+        {
+            writeln!(out, "SKIP {file}: {why}")?;
+            skipped += 1;
+            continue;
+        }
         let s = match Scenario::load(f) {
             Ok(s) => s,
             Err(e) => {
@@ -167,11 +176,19 @@ pub fn run(a: ScenarioArgs) -> CliResult {
             }
         }
     }
+    let total = files.len() - skipped;
     writeln!(
         out,
-        "{} scenario{}: {passed} passed, {failed} failed, {broken} could not run",
-        files.len(),
-        if files.len() == 1 { "" } else { "s" }
+        "{total} scenario{}: {passed} passed, {failed} failed, {broken} could not run{}",
+        if total == 1 { "" } else { "s" },
+        if skipped > 0 {
+            format!(
+                " ({skipped} other file{} skipped)",
+                if skipped == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        }
     )?;
     out.flush()?;
     if failed + broken > 0 {

@@ -24,6 +24,8 @@ pub(super) struct Ran<'a> {
     pub error: Option<String>,
     /// Whether it stopped at `run.stop_at`.
     pub stopped: bool,
+    /// How many scripted labels each team used, home first.
+    pub labels_used: [usize; 2],
 }
 
 impl Scenario {
@@ -196,11 +198,7 @@ impl Scenario {
                 ));
             }
             for (team, labels) in &self.run.choices {
-                let made = ran
-                    .events
-                    .iter()
-                    .filter(|e| matches!(&e.kind, EventKind::Choice { team: t, options, .. } if t == team && *options > 1))
-                    .count();
+                let made = ran.labels_used[usize::from(team == "away")];
                 if made < labels.len() {
                     failures.push(format!(
                         "scripted choices for {team}: {} given, {made} used",

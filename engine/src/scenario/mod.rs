@@ -12,6 +12,7 @@ mod names;
 mod position;
 mod requires;
 mod run;
+mod script;
 mod spans;
 mod spec;
 
@@ -120,6 +121,23 @@ impl Scenario {
         s.path = path.to_path_buf();
         s.spans = spans;
         Ok(s)
+    }
+
+    /// Why the TOML file at `path` is not a scenario, when it is not one: a TOML table
+    /// with neither `name` nor `rules` at its top (a ruleset copied beside the scenarios
+    /// that use it, say). `None` for a scenario, and for a file that cannot be read or
+    /// parsed (loading it reports why).
+    pub fn not_a_scenario(path: &Path) -> Option<String> {
+        let text = crate::files::read_text(path, crate::files::FileKind::Scenario).ok()?;
+        let table: toml::Table = toml::from_str(&text).ok()?;
+        if table.contains_key("name") || table.contains_key("rules") {
+            return None;
+        }
+        Some(if table.contains_key("meta") {
+            "a ruleset ([meta]), not a scenario".to_string()
+        } else {
+            "not a scenario (no `name` or `rules`)".to_string()
+        })
     }
 
     /// Checks every name the scenario uses (event kinds and fields, variables, procedures,

@@ -1,12 +1,12 @@
 //! Running a scenario and checking its expectations.
 
-use crate::agent::ScriptedAgent;
 use crate::dice::ScriptedDice;
 use crate::game::Game;
 use crate::ir::Scope;
 use crate::ruleset::Ruleset;
 
 use super::expect::{ExpectVar, Ran};
+use super::script::Script;
 use super::{Report, Scenario, ScenarioError};
 
 impl Scenario {
@@ -17,7 +17,9 @@ impl Scenario {
         let mut rs = rules.clone();
         let dice = ScriptedDice::new(self.run.dice.iter().copied());
         let script =
-            |t: &str| ScriptedAgent::new(self.run.choices.get(t).cloned().unwrap_or_default());
+            |t: &'static str| Script::new(t, self.run.choices.get(t).cloned().unwrap_or_default());
+        let (home, home_used) = script("home");
+        let (away, away_used) = script("away");
         for k in self.run.choices.keys() {
             self.team(k, "run.choices")?;
         }
@@ -56,16 +58,11 @@ impl Scenario {
         };
         let stop_sym = self.run.stop_at.as_ref().map(|k| rs.intern(k));
         let rs = &rs;
-        let mut m = Game::new(
-            rs,
-            0,
-            Box::new(dice),
-            Box::new(script("home")),
-            Box::new(script("away")),
-        )
-        .with_log();
+        let mut m = Game::new(rs, 0, Box::new(dice), Box::new(home), Box::new(away)).with_log();
         // `expect.offered` compares the options of a decision: the log must keep them.
         m.m.record_options = true;
+        // A script may give the label of a decision with a single legal option.
+        m.m.ask_single = true;
 
         // ---- the position
         self.set_position(rs, &mut m.m.st, sets)?;
@@ -87,6 +84,7 @@ impl Scenario {
             half_ended: m.m.half_ended,
             error: run_error,
             stopped: m.m.stopped,
+            labels_used: [home_used.get(), away_used.get()],
         };
         let mut failures = self.expectations(rs, &expect_vars, &ran)?;
         let cut = self.cut_short(rs, &ran, &plan, m.m.procs_done);

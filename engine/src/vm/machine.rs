@@ -80,6 +80,9 @@ pub struct Match<'a> {
     pub procs_done: u32,
     /// Record every legal option's label in choice events (scenarios).
     pub record_options: bool,
+    /// Ask the agent even when a decision has a single legal option (scenarios: a script
+    /// may give its label).
+    pub ask_single: bool,
     /// Report a [`super::Status::Boundary`] after every stage (invariant checks).
     pub pause_at_stages: bool,
     pub(crate) stack: Vec<Value>,
@@ -146,6 +149,7 @@ impl Match<'_> {
             half_ended: self.half_ended,
             procs_done: self.procs_done,
             record_options: self.record_options,
+            ask_single: self.ask_single,
             pause_at_stages: self.pause_at_stages,
             stack: self.stack.clone(),
             frames: self.frames.clone(),
@@ -198,6 +202,7 @@ impl<'a> Match<'a> {
             half_ended: false,
             procs_done: 0,
             record_options: false,
+            ask_single: false,
             pause_at_stages: false,
             stack: Vec::with_capacity(256),
             frames: Vec::with_capacity(32),

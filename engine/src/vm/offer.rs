@@ -66,7 +66,7 @@ impl Match<'_> {
             ));
         }
         self.wait = Wait::Decision { site, team, at };
-        if self.opts.len() == 1 {
+        if self.opts.len() == 1 && !self.ask_single {
             self.picked(0);
             return Ok(false);
         }
