@@ -96,8 +96,17 @@ fn load_and_run(f: &Path) -> Result<fuba_engine::scenario::Report, String> {
     let s = Scenario::load(f).map_err(|e| e.to_string())?;
     let rules_path = s.rules_path().unwrap_or_else(|| ruleset_path(&s.rules));
     let text = std::fs::read_to_string(&rules_path).map_err(|e| e.to_string())?;
-    let rs = load_str_options(&rules_path, &text, &|_| None, &s.option_pairs())
-        .map_err(|e| e.to_string())?;
+    let rs = match load_str_options(&rules_path, &text, &|_| None, &s.option_pairs()) {
+        Ok(rs) => rs,
+        Err(e) => {
+            // A misspelt option: shown where the scenario writes it.
+            let plain = load_str_options(&rules_path, &text, &|_| None, &[]);
+            return Err(match plain.map(|rs| s.check_options(&rs)) {
+                Ok(Err(located)) => located.to_string(),
+                _ => e.to_string(),
+            });
+        }
+    };
     s.run(&rs).map_err(|e| e.to_string())
 }
 

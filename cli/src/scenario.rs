@@ -50,11 +50,19 @@ struct Rules {
 impl Rules {
     /// The ruleset a scenario names: a path (relative to the scenario file) or an edition.
     fn get(&mut self, s: &Scenario) -> Result<&Ruleset, String> {
+        self.get_with(s, s.option_pairs())
+    }
+
+    /// The ruleset a scenario names, with these match options.
+    fn get_with(
+        &mut self,
+        s: &Scenario,
+        options: Vec<(String, String)>,
+    ) -> Result<&Ruleset, String> {
         let (key, path) = match s.rules_path() {
             Some(p) => (p.display().to_string(), Some(p)),
             None => (s.rules.clone(), None),
         };
-        let options = s.option_pairs();
         let key = format!("{key} {options:?}");
         self.loaded
             .entry(key)
@@ -146,6 +154,12 @@ pub fn run(a: ScenarioArgs) -> CliResult {
             Ok(rs) => rs,
             Err(m) => {
                 writeln!(out, "ERROR {} ({file})", s.name)?;
+                // A misspelt option: shown where the scenario writes it.
+                let located = match rules.get_with(&s, Vec::new()) {
+                    Ok(plain) if !s.options.is_empty() => s.check_options(plain).err(),
+                    _ => None,
+                };
+                let m = located.map_or(m, |e| e.located());
                 indented(&mut out, "    ", &m)?;
                 broken += 1;
                 continue;

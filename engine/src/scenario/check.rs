@@ -19,8 +19,32 @@ impl Scenario {
         }
     }
 
+    /// Checks the names of the scenario's match options against the options of `rs`.
+    pub(super) fn check_option_names(&self, rs: &Ruleset) -> Checked {
+        let known: Vec<&str> = rs.options.iter().map(|o| o.name.as_str()).collect();
+        for k in self.options.keys() {
+            if !known.contains(&k.as_str()) {
+                return Err(self.err_at(
+                    &[Key("options"), Key(k)],
+                    true,
+                    format!(
+                        "options: the rules have no match option `{k}`{} (their options: {})",
+                        hint(k, known.iter().copied()),
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every name the scenario uses against `rs` and the names its code holds.
     pub(super) fn check_names(&self, rs: &Ruleset, names: &Names) -> Checked {
+        self.check_option_names(rs)?;
         self.check_position(rs)?;
         self.check_run(rs, names)?;
         self.check_expect(rs, names)?;

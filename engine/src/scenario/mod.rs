@@ -140,6 +140,13 @@ impl Scenario {
         })
     }
 
+    /// Checks the names in the scenario's `options` against the match options of `rs` (the
+    /// rules loaded without them, when loading with them failed): an unknown one is an
+    /// error at its line and column, with the closest option.
+    pub fn check_options(&self, rs: &Ruleset) -> Result<(), ScenarioError> {
+        self.check_option_names(rs)
+    }
+
     /// Checks every name the scenario uses (event kinds and fields, variables, procedures,
     /// stages, decisions and their labels, modifier lists, areas, teams) against `rs`: an
     /// unknown one is an error at its line and column, with the closest known name.
