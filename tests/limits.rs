@@ -137,6 +137,9 @@ fn docs_limits_md_gives_the_limits_of_the_code() {
         ("ops_per_stage", count(run.ops_per_stage)),
         ("max_repeat", run.max_repeat.to_string()),
         ("max_call_depth", run.max_call_depth.to_string()),
+        ("events_per_turn", count(u64::from(run.events_per_turn))),
+        ("events_per_match", count(u64::from(run.events_per_match))),
+        ("MAX_TREE_DEPTH", limits::MAX_TREE_DEPTH.to_string()),
     ];
     let docs = std::fs::read_to_string(root().join("docs/limits.md")).expect("docs/limits.md");
     for (name, value) in &expected {

@@ -1,12 +1,15 @@
 //! `fuba play`: one match, narrated.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::rc::Rc;
 
 use clap::Args;
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Game};
-use fuba_engine::log::{EventKind, narrate};
+use fuba_engine::log::{Event, EventKind, narrate};
+use fuba_engine::ruleset::Ruleset;
 
 use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
 
@@ -46,8 +49,41 @@ pub struct PlayArgs {
     pub verbose: bool,
 }
 
-fn write_log(m: &Game<'_>, w: &mut dyn Write) -> io::Result<()> {
-    fuba_engine::replay::write_log(&m.header(), m.events(), w)
+/// Where a match's events go as they are logged: each event's line to the log (the file,
+/// or stdout), its narration to the narration's writer. Nothing is kept: a long match
+/// holds one pause's events at a time. The first failure to write the log is kept and
+/// stops further log writing.
+struct Sink {
+    log: Option<Box<dyn Write>>,
+    narration: Box<dyn Write>,
+    verbose: bool,
+    log_error: Option<io::Error>,
+    narration_error: Option<io::Error>,
+}
+
+impl Sink {
+    fn event_to_log(&mut self, e: &Event) {
+        if let (Some(w), None) = (&mut self.log, &self.log_error) {
+            let written = serde_json::to_string(e)
+                .map_err(io::Error::other)
+                .and_then(|line| writeln!(w, "{line}"));
+            if let Err(err) = written {
+                self.log_error = Some(err);
+            }
+        }
+    }
+
+    fn event(&mut self, rs: &Ruleset, e: &Event) {
+        self.event_to_log(e);
+        if matches!(e.kind, EventKind::MatchEnd { .. }) || self.narration_error.is_some() {
+            return; // the match end is replaced by the final score line
+        }
+        if let Some(line) = narrate(rs, e, self.verbose) {
+            if let Err(err) = writeln!(self.narration, "{line}") {
+                self.narration_error = Some(err);
+            }
+        }
+    }
 }
 
 /// Runs `fuba play`.
@@ -58,57 +94,80 @@ pub fn run(a: PlayArgs) -> CliResult {
     crate::agents::prepare(&rs, &[a.home, a.away]);
     let home = make_agent(a.home, &rs, seed, 0);
     let away = make_agent(a.away, &rs, seed, 1);
-    let mut m = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away).with_log();
+    let m = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away);
     let log_to_stdout = a.log.as_deref() == Some("-");
-    // With a human at the terminal the narration is printed as the match goes, between the
-    // prompts; otherwise all of it once the match is over.
+    // With a human at the terminal each line is shown at once, between the prompts. A
+    // human may take an answer back, which takes back the events since: the log is then
+    // kept (bounded by `events_per_match`) and written once the match is over; otherwise
+    // each event is written as it comes and none is kept.
     let live = a.home == AgentKind::Human || a.away == AgentKind::Human;
-    if live {
-        let verbose = a.verbose;
-        m.on_event = Some(Box::new(move |rs, e| {
-            if matches!(e.kind, EventKind::MatchEnd { .. }) {
-                return; // replaced by the final score line
-            }
-            if let Some(line) = narrate(rs, e, verbose) {
-                // A failing terminal cannot be reported from here; the match goes on.
-                if log_to_stdout {
-                    let _ = writeln!(io::stderr(), "{line}");
-                } else {
-                    let _ = writeln!(io::stdout(), "{line}");
-                }
-            }
-        }));
-    }
-    let result = m.play();
-    match a.log.as_deref() {
-        None => {}
-        Some("-") => write_log(&m, &mut BufWriter::new(io::stdout().lock()))?,
-        Some(path) => {
-            let written = File::create(path).and_then(|f| write_log(&m, &mut BufWriter::new(f)));
-            if let Err(e) = written {
+    let mut m = if live {
+        m.with_log()
+    } else {
+        m.with_streamed_log()
+    };
+    let shown = |path: &str| {
+        if path == "-" {
+            "<stdout>".to_string()
+        } else {
+            format!("`{path}`")
+        }
+    };
+    let mut log: Option<Box<dyn Write>> = match a.log.as_deref() {
+        None => None,
+        Some("-") => Some(Box::new(BufWriter::new(io::stdout()))),
+        Some(path) => match File::create(path) {
+            Ok(f) => Some(Box::new(BufWriter::new(f))),
+            Err(e) => {
                 return Err(CliError::Failure(format!(
                     "cannot write the log `{path}`: {e}"
                 )));
             }
-        }
-    }
-
-    // The narration goes to stdout, or to stderr when stdout carries the log.
-    let mut out: Box<dyn Write> = if log_to_stdout {
-        Box::new(io::stderr().lock())
-    } else {
-        Box::new(BufWriter::new(io::stdout().lock()))
+        },
     };
-    if !live {
+    if let Some(w) = &mut log {
+        let header = serde_json::to_string(&m.header()).map_err(io::Error::other)?;
+        writeln!(w, "{header}")?;
+    }
+    // The narration goes to stdout, or to stderr when stdout carries the log.
+    let narration: Box<dyn Write> = match (log_to_stdout, live) {
+        (true, _) => Box::new(io::stderr()),
+        (false, true) => Box::new(io::stdout()),
+        (false, false) => Box::new(BufWriter::new(io::stdout())),
+    };
+    let (log, log_after) = if live { (None, log) } else { (log, None) };
+    let sink = Rc::new(RefCell::new(Sink {
+        log,
+        narration,
+        verbose: a.verbose,
+        log_error: None,
+        narration_error: None,
+    }));
+    let to_sink = Rc::clone(&sink);
+    m.on_event = Some(Box::new(move |rs, e| to_sink.borrow_mut().event(rs, e)));
+    let result = m.play();
+    m.on_event = None;
+    let mut sink = sink.borrow_mut();
+    if let Some(w) = log_after {
+        sink.log = Some(w);
         for e in m.events() {
-            if matches!(e.kind, EventKind::MatchEnd { .. }) {
-                continue; // replaced by the final score line below
-            }
-            if let Some(line) = narrate(&rs, e, a.verbose) {
-                writeln!(out, "{line}")?;
-            }
+            sink.event_to_log(e);
         }
     }
+    let flushed = match &mut sink.log {
+        Some(w) => w.flush(),
+        None => Ok(()),
+    };
+    if let Some(e) = sink.log_error.take().or(flushed.err()) {
+        return Err(CliError::Failure(format!(
+            "cannot write the log {}: {e}",
+            shown(a.log.as_deref().unwrap_or("-"))
+        )));
+    }
+    if let Some(e) = sink.narration_error.take() {
+        return Err(e.into());
+    }
+    let out = &mut sink.narration;
     match result {
         Ok(o) => {
             let cap = if o.ending == Ending::Runaway {

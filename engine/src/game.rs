@@ -54,6 +54,8 @@ pub struct Game<'a> {
     /// Called with every event as it is logged (live narration for a human player).
     pub on_event: Option<EventHook<'a>>,
     told: usize,
+    /// The log is streamed ([`Game::with_streamed_log`]): events are dropped once told.
+    stream: bool,
     /// For each team whose agent searches: the worlds it cannot tell apart from the match.
     worlds: [Option<Worlds<'a>>; 2],
     /// For each team whose agent searches: the answers so far as it saw them.
@@ -80,6 +82,7 @@ impl<'a> Game<'a> {
             agents: [home, away],
             on_event: None,
             told: 0,
+            stream: false,
             worlds: [None, None],
             played: [Vec::new(), Vec::new()],
             states: None,
@@ -104,6 +107,16 @@ impl<'a> Game<'a> {
     /// Turns on the event log.
     pub fn with_log(mut self) -> Self {
         self.m.log = Some(Vec::new());
+        self
+    }
+
+    /// Logs the match without keeping the log: the events of each pause are given to
+    /// [`Game::on_event`] and then dropped, so a long match holds one pause's events at a
+    /// time (`fuba play --log` writes them to the file as they come). [`Game::events`]
+    /// is then empty after every pause.
+    pub fn with_streamed_log(mut self) -> Self {
+        self.m.log = Some(Vec::new());
+        self.stream = true;
         self
     }
 
@@ -139,6 +152,10 @@ impl<'a> Game<'a> {
                 f(self.m.rs, e);
             }
             self.told = log.len();
+        }
+        if self.stream {
+            self.m.take_events();
+            self.told = 0;
         }
     }
 

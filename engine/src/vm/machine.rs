@@ -67,6 +67,8 @@ pub struct Match<'a> {
     pub counters: Counters,
     /// The events, when logging.
     pub log: Option<Vec<Event>>,
+    /// What the log has recorded: numbering and bounds (`logbook.rs`).
+    pub(crate) book: super::logbook::LogBook,
     /// The stage being run (a procedure index), for the log.
     pub stage: Option<u16>,
     /// Stop when an event of this kind is emitted (scenarios).
@@ -143,6 +145,11 @@ impl Match<'_> {
             limits: self.limits,
             counters: self.counters.clone(),
             log: if with_log { self.log.clone() } else { None },
+            book: if with_log {
+                self.book.clone()
+            } else {
+                Default::default()
+            },
             stage: self.stage,
             stop_at: self.stop_at,
             stopped: self.stopped,
@@ -196,6 +203,7 @@ impl<'a> Match<'a> {
             limits: Limits::default(),
             counters: Counters::new(rs),
             log: None,
+            book: Default::default(),
             stage: None,
             stop_at: None,
             stopped: false,
@@ -310,32 +318,12 @@ impl<'a> Match<'a> {
         self.emit_event_by(rule, kind);
     }
 
-    /// Records an event when logging, as made by the given rule.
+    /// Records an event when logging, as made by the given rule (bounded: `logbook.rs`).
     pub(crate) fn emit_event_by(&mut self, rule: Option<u32>, kind: EventKind) {
         if !self.logging() {
             return;
         }
-        let (rule, section) = match rule.and_then(|u| self.rs.units.get(u as usize)) {
-            Some(unit) => (unit.rule.clone(), unit.section.clone()),
-            None => ("match".to_string(), String::new()),
-        };
-        let stage = self
-            .stage
-            .map_or_else(String::new, |s| self.rs.procs[s as usize].name.clone());
-        let st = &self.st;
-        if let Some(log) = &mut self.log {
-            log.push(Event {
-                seq: log.len() as u32,
-                half: st.clock.half,
-                turn: st.turn,
-                minute: st.clock.minute,
-                added: st.clock.added,
-                stage,
-                rule,
-                section,
-                kind,
-            });
-        }
+        self.record(rule, kind);
     }
 
     // ------------------------------------------------------------------ frames

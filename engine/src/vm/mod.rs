@@ -16,6 +16,7 @@ mod exec;
 mod fold;
 mod fuse;
 mod inline;
+mod logbook;
 pub mod lower;
 mod machine;
 pub mod observe;
@@ -28,8 +29,8 @@ mod seldom;
 use std::collections::HashMap;
 
 pub use code::Program;
-pub use machine::Match;
 pub(crate) use fold::reads_the_match;
+pub use machine::Match;
 pub use schedule::{Chance, Schedule, Status};
 
 use crate::ruleset::Ruleset;
@@ -45,6 +46,14 @@ pub struct Limits {
     pub max_repeat: i64,
     /// Deepest nesting of procedure calls and hooks.
     pub max_call_depth: u32,
+    /// Most events a turn may record, when the match is logged (the set-up before the
+    /// first turn counts as a turn). A normal turn records a few dozen, the largest seen
+    /// about 200.
+    pub events_per_turn: u32,
+    /// Most events a match may record, when it is logged: a normal match records about
+    /// 3,000. The bound keeps a log within what `fuba replay` reads
+    /// ([`crate::limits::MAX_LOG_BYTES`]).
+    pub events_per_match: u32,
 }
 
 impl Default for Limits {
@@ -53,6 +62,8 @@ impl Default for Limits {
             ops_per_stage: 1_000_000,
             max_repeat: 64,
             max_call_depth: 32,
+            events_per_turn: 10_000,
+            events_per_match: 200_000,
         }
     }
 }

@@ -127,7 +127,13 @@ impl<'a> Match<'a> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        match self.advance_inner() {
+        let ran = self.advance_inner();
+        // A bound on the log crossed while running (logbook.rs) stops the match here.
+        let ran = match self.log_bound_crossed() {
+            Some(e) if ran.is_ok() => Err(e),
+            _ => ran,
+        };
+        match ran {
             Ok(s) => Ok(s),
             Err(e) => {
                 self.unwind();
