@@ -1,6 +1,6 @@
 //! `fuba replay`: play a recorded match again and show the first event that differs.
 
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 
 use clap::Args;
 use fuba_engine::log::{Event, narrate, time_text};
@@ -25,15 +25,14 @@ pub struct ReplayArgs {
     pub format: Format,
 }
 
+/// The log's text: a regular file (or stdin) within the log size limit (docs/limits.md).
 fn read_text(path: &str) -> Result<String, CliError> {
+    use fuba_engine::files::{FileKind, read_from};
     if path == "-" {
-        let mut s = String::new();
-        io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| CliError::Failure(format!("cannot read the log from stdin: {e}")))?;
-        Ok(s)
+        read_from(io::stdin().lock(), FileKind::Log)
+            .map_err(|e| CliError::Failure(format!("cannot read the log from stdin: {e}")))
     } else {
-        std::fs::read_to_string(path)
+        fuba_engine::files::read_text(std::path::Path::new(path), FileKind::Log)
             .map_err(|e| CliError::Failure(format!("cannot read the log `{path}`: {e}")))
     }
 }

@@ -230,11 +230,11 @@ fn default_out(input: &Path) -> PathBuf {
 
 /// Runs `fuba view`.
 pub fn run(a: ViewArgs) -> CliResult {
-    let out = a.out.clone().unwrap_or_else(|| default_out(&a.input));
-    crate::outputs::check(&[Some(out.as_path())])?;
     let shown = a.input.display().to_string();
     let text = fuba_engine::files::read_text(&a.input, fuba_engine::files::FileKind::Log)
-        .map_err(|e| CliError::Failure(e.to_string()))?;
+        .map_err(|e| CliError::Failure(format!("cannot read the log `{shown}`: {e}")))?;
+    let out = a.out.clone().unwrap_or_else(|| default_out(&a.input));
+    crate::outputs::check(&[Some(out.as_path())])?;
     let (header, events) =
         read_log(&text).map_err(|m| CliError::Failure(format!("{shown}: {m}")))?;
     let rules = match &a.rules {

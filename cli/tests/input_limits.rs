@@ -223,6 +223,8 @@ fn issue15_what_is_not_a_regular_file_is_refused_before_it_is_read() {
     );
     refused(&["rules", "check", "rulesets/"], &["rulesets/", "folder"]);
     refused(&["explain", "/dev/zero"], &["/dev/zero", not_regular]);
+    refused(&["replay", "/dev/zero"], &["/dev/zero", not_regular]);
+    refused(&["view", "/dev/zero"], &["/dev/zero", not_regular]);
     refused(&["scenario", "/dev/zero"], &["/dev/zero", not_regular]);
     let dir = scratch("dev-zero");
     let h = dir.join("h.toml");
