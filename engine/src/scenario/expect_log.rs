@@ -14,8 +14,8 @@ fn pick<T: Clone>(
     what: &str,
 ) -> Result<Vec<T>, String> {
     Ok(match which {
-        Which::Default if default_last => all[all.len() - 1..].to_vec(),
-        Which::Default => all[..1].to_vec(),
+        Which::Default if default_last => all.last().cloned().into_iter().collect(),
+        Which::Default => all.first().cloned().into_iter().collect(),
         Which::Nth(n) => match all.get(n - 1) {
             Some(x) => vec![x.clone()],
             None => return Err(format!("{what}: no {}, only {}", ordinal(n), all.len())),

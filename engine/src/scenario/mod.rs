@@ -220,7 +220,7 @@ impl Scenario {
                 }
             };
             let a = pos(&self.run.from, 0, "run.from")?;
-            let b = pos(&self.run.to, rs.stages.len() - 1, "run.to")?;
+            let b = pos(&self.run.to, rs.stages.len().saturating_sub(1), "run.to")?;
             plan.extend(rs.stages[a..=b.max(a)].iter().copied());
         }
         Ok(Schedule::Procs(plan))
