@@ -289,3 +289,31 @@ fn script_errors_name_the_team_and_the_choice() {
         r.failures
     );
 }
+
+/// The default `modifiers` check (the last list) fails on a run that computes lists after
+/// the one played, and says how to name the list of what was played.
+#[test]
+fn the_last_modifier_list_need_not_be_the_one_played() {
+    let dir = root().join("tests/fixtures/scenario_forms");
+    let text = std::fs::read_to_string(dir.join("passes.toml")).expect("fixture");
+    let text = text.replace(
+        "modifiers = { pass = { total = 1, after = \"target area\" } }",
+        "modifiers = { pass = 1 }",
+    );
+    let path = dir.join("last_list.tmp.toml");
+    std::fs::write(&path, text).expect("write");
+    let s = Scenario::load(&path);
+    let _ = std::fs::remove_file(&path);
+    let s = s.unwrap_or_else(|e| panic!("{e}"));
+    let r = s
+        .run(&ruleset_at(&s.rules_path().expect("a path")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        r.failures
+            .iter()
+            .any(|f| f.starts_with("modifiers \"pass\": expected 1, got ")
+                && f.contains("lists of that name: rules also compute lists to offer a decision")),
+        "{:#?}",
+        r.failures
+    );
+}

@@ -229,14 +229,29 @@ pub(super) fn modifiers(events: &[Event], name: &str, spec: &ModifiersSpec, out:
                 Ok(())
             } else {
                 Err(format!(
-                    "{what}{}: expected {}, got {t}",
+                    "{what}{}: expected {}, got {t}{}",
                     which_one(spec.which, i, n),
-                    spec.total
+                    spec.total,
+                    last_of_many(&all, spec)
                 ))
             }
         })
         .collect();
     judge(spec.which, results, &what, out);
+}
+
+/// For a failing default check (the last list) among several lists of the name: a note
+/// that the last one need not be the list of what was played.
+fn last_of_many(all: &[i64], spec: &ModifiersSpec) -> String {
+    if spec.which != Which::Default || spec.after.is_some() || all.len() < 2 {
+        return String::new();
+    }
+    format!(
+        " (the last of {} lists of that name: rules also compute lists to offer a decision; \
+         `{{ total = {}, after = \"DECISION\" }}` checks the first list after a decision)",
+        all.len(),
+        spec.total
+    )
 }
 
 /// The team whose piece moved first in the run (not a setup's placement).
