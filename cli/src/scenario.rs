@@ -43,13 +43,13 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
 
 /// Loads each ruleset once.
 #[derive(Default)]
-struct Rules {
+pub(crate) struct Rules {
     loaded: HashMap<String, Result<Ruleset, String>>,
 }
 
 impl Rules {
     /// The ruleset a scenario names: a path (relative to the scenario file) or an edition.
-    fn get(&mut self, s: &Scenario) -> Result<&Ruleset, String> {
+    pub(crate) fn get(&mut self, s: &Scenario) -> Result<&Ruleset, String> {
         self.get_with(s, s.option_pairs())
     }
 

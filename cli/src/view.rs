@@ -1,5 +1,7 @@
-//! `fuba view LOG [-o page.html]`: one self-contained HTML page that draws the board from
-//! the ruleset's board data and steps through a recorded match event by event.
+//! `fuba view LOG|SCENARIO [-o page.html]`: one self-contained HTML page that draws the
+//! board from the ruleset's board data and steps through a recorded match (or a
+//! scenario's run) event by event; a scenario's expectations are listed, each marked held
+//! or failed ([`scenario`]).
 //!
 //! The match is played again from its log (the same seed and choices, as `fuba replay`
 //! does), keeping the state at every pause ([`fuba_engine::game::Game::with_states`]): an
@@ -24,6 +26,7 @@ use crate::{CliError, CliResult, editions, load_rules};
 pub mod layout;
 mod page;
 pub mod position;
+mod scenario;
 pub mod svg;
 
 use position::Position;
@@ -31,11 +34,12 @@ use position::Position;
 /// Options of `fuba view`.
 #[derive(Args, Debug)]
 pub struct ViewArgs {
-    /// The match log to show (JSON Lines, as written by `fuba play --log FILE`).
-    #[arg(value_name = "LOG")]
+    /// The match log to show (JSON Lines, as written by `fuba play --log FILE`), or a
+    /// scenario file (`.toml`): its position, its run and its expectations.
+    #[arg(value_name = "LOG|SCENARIO")]
     pub input: PathBuf,
     /// The ruleset the match was played under: a built-in edition name or a ruleset file.
-    /// Default: the edition named in the log's header.
+    /// Default: the edition named in the log's header (a scenario names its own).
     #[arg(long, short, value_name = "EDITION|PATH")]
     pub rules: Option<String>,
     /// Write the page to FILE. Default: the log's name with `.html`.
@@ -230,6 +234,18 @@ fn default_out(input: &Path) -> PathBuf {
 
 /// Runs `fuba view`.
 pub fn run(a: ViewArgs) -> CliResult {
+    if a.input.extension().is_some_and(|e| e == "toml") {
+        if a.rules.is_some() {
+            return Err(CliError::Usage(
+                "a scenario names its own rules (`rules = ...` in the file): leave out --rules"
+                    .into(),
+            ));
+        }
+        let out = a.out.clone().unwrap_or_else(|| default_out(&a.input));
+        crate::outputs::check(&[Some(out.as_path())])?;
+        let (rs, film, checks) = scenario::film(&a.input)?;
+        return write_page(&out, &page::html(&rs, &film, &checks), &film);
+    }
     let shown = a.input.display().to_string();
     let text = fuba_engine::files::read_text(&a.input, fuba_engine::files::FileKind::Log)
         .map_err(|e| CliError::Failure(format!("cannot read the log `{shown}`: {e}")))?;
@@ -250,8 +266,11 @@ pub fn run(a: ViewArgs) -> CliResult {
     };
     let rs = load_rules(&rules)?;
     let film = replay_film(&rs, &header, &events)?;
-    let html = page::html(&rs, &film);
-    std::fs::write(&out, html)
+    write_page(&out, &page::html(&rs, &film, &[]), &film)
+}
+
+fn write_page(out: &Path, html: &str, film: &Film) -> CliResult {
+    std::fs::write(out, html)
         .map_err(|e| CliError::Failure(format!("cannot write {}: {e}", out.display())))?;
     note!(
         "wrote {} ({} events, {} positions): open it in a browser",

@@ -233,3 +233,80 @@ fn colours(path: &Path) -> (usize, usize, usize) {
     }
     (g, h, a)
 }
+
+/// A scenario's page: its position first, its run, and each expectation marked.
+#[test]
+fn a_scenario_page_marks_each_expectation_held_or_failed() {
+    let good = "tests/scenarios/original/easy_situation.toml";
+    let html = file("scenario.html");
+    let o = fuba(&["view", good, "-o", &html.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&html).expect("the page");
+    assert!(
+        text.contains("The scenario&#39;s position, before the run")
+            || text.contains("The scenario's position, before the run")
+    );
+    assert!(text.contains(r#"<li class="held"><span class="mark">✓</span> <code>controlling = &quot;home&quot;</code>"#), "{text}");
+    assert!(!text.contains(r#"class="failed""#));
+    // The same scenario with a wrong expectation, beside the original (its rules path
+    // is the edition's name, so it may lie anywhere).
+    let scenario = std::fs::read_to_string(common::workspace().join(good)).expect("read");
+    let at = scenario.find("[expect]").expect("an [expect] table");
+    let (position, expect) = scenario.split_at(at);
+    let wrong = format!(
+        "{position}{}",
+        expect.replace(r#"controlling = "home""#, r#"controlling = "away""#)
+    );
+    assert_ne!(wrong, scenario, "the expectation was found");
+    let path = file("wrong.toml");
+    std::fs::write(&path, wrong).expect("write");
+    let o = fuba(&[
+        "view",
+        &path.display().to_string(),
+        "-o",
+        &html.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&html).expect("the page");
+    assert!(text.contains(r#"<li class="failed"><span class="mark">✗</span> <code>controlling = &quot;away&quot;</code>"#), "{text}");
+    assert!(
+        text.contains(r#"<li class="held"><span class="mark">✓</span> <code>ball = "#),
+        "{text}"
+    );
+    assert!(text.contains("FAILED"));
+}
+
+#[test]
+fn a_scenario_of_every_edition_gets_its_page() {
+    for dir in ["original", "2015", "2024", "2024-advanced"] {
+        let folder = common::workspace().join("tests/scenarios").join(dir);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+            .expect("the scenario folder")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        let scenario = files.first().expect("a scenario");
+        let html = file(&format!("scenario-{dir}.html"));
+        let o = fuba(&[
+            "view",
+            &scenario.display().to_string(),
+            "-o",
+            &html.display().to_string(),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}: {}",
+            scenario.display(),
+            stderr(&o)
+        );
+        let text = std::fs::read_to_string(&html).expect("the page");
+        assert!(
+            text.contains("<h2>Expectations</h2>"),
+            "{}",
+            scenario.display()
+        );
+        assert!(text.contains(r#"id="pitch""#), "{}", scenario.display());
+    }
+}

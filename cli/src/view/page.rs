@@ -4,6 +4,7 @@
 use fuba_engine::ruleset::Ruleset;
 
 use super::layout::Layout;
+use super::scenario::Check;
 use super::svg::{self, esc};
 use super::{Film, Position};
 
@@ -34,8 +35,33 @@ fn script_json<T: serde::Serialize>(v: &T) -> String {
         .replace('<', "\\u003c")
 }
 
-/// The page for `film` under `rs`.
-pub fn html(rs: &Ruleset, film: &Film) -> String {
+/// The expectations of a scenario, each marked held or failed.
+fn checks_html(checks: &[Check]) -> String {
+    if checks.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("<section id=\"checks\"><h2>Expectations</h2><ul>");
+    for c in checks {
+        let (class, mark) = if c.held {
+            ("held", "✓")
+        } else {
+            ("failed", "✗")
+        };
+        s.push_str(&format!(
+            "<li class=\"{class}\"><span class=\"mark\">{mark}</span> <code>{}</code>",
+            esc(&c.what)
+        ));
+        for f in &c.failures {
+            s.push_str(&format!("<div class=\"why\">{}</div>", esc(f)));
+        }
+        s.push_str("</li>");
+    }
+    s.push_str("</ul></section>");
+    s
+}
+
+/// The page for `film` under `rs`, with a scenario's `checks` (none for a match).
+pub fn html(rs: &Ruleset, film: &Film, checks: &[Check]) -> String {
     let layout = Layout::of(&rs.board);
     let first = film
         .steps
@@ -56,6 +82,7 @@ pub fn html(rs: &Ruleset, film: &Film) -> String {
     PAGE.replace("{{TITLE}}", &esc(&film.title))
         .replace("{{ABOUT}}", &esc(&film.about))
         .replace("{{BOARD}}", &board)
+        .replace("{{CHECKS}}", &checks_html(checks))
         .replace("{{LAST}}", &last.to_string())
         .replace("{{DATA}}", &data)
         .replace("{{STYLE}}", STYLE)
@@ -79,6 +106,7 @@ const PAGE: &str = r##"<!doctype html>
 <div id="clock"></div>
 <div id="ball-info"></div>
 <div id="event"><div id="time"></div><div id="text"></div><div id="dice"></div><div id="rule"></div></div>
+{{CHECKS}}
 <table id="vars"></table>
 <ol id="recent"></ol>
 </aside>
@@ -128,6 +156,12 @@ nav { position: sticky; bottom: 0; background: #fff; padding: 8px 16px; display:
 .ball.owner1 circle { stroke: #c62828; stroke-width: 4; }
 span.team0 { color: #1565c0; } span.team1 { color: #c62828; }
 .area.has-ball rect { fill: #66bb6a; }
+#checks h2 { font-size: 15px; margin: 8px 0 4px; }
+#checks ul { list-style: none; padding: 0; margin: 0 0 8px; }
+#checks li { padding: 2px 0; }
+#checks .held .mark { color: #2e7d32; font-weight: bold; }
+#checks .failed .mark { color: #c62828; font-weight: bold; }
+#checks .why { color: #c62828; font-size: 12px; margin-left: 18px; }
 "##;
 
 const SCRIPT: &str = r##"

@@ -12,6 +12,7 @@ mod names;
 mod position;
 mod requires;
 mod run;
+pub use run::Kept;
 mod script;
 mod spans;
 mod spec;

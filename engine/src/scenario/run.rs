@@ -12,6 +12,17 @@ use super::{Report, Scenario, ScenarioError};
 impl Scenario {
     /// Checks the position and runs the scenario under `rules`.
     pub fn run(&self, rules: &Ruleset) -> Result<Report, ScenarioError> {
+        self.run_keeping(rules, false).map(|(report, _)| report)
+    }
+
+    /// [`Scenario::run`], keeping what a viewer shows: the events, and the state at every
+    /// pause after how many events (the first is the scenario's position), as
+    /// [`Game::with_states`] keeps them.
+    pub fn run_with_states(&self, rules: &Ruleset) -> Result<(Report, Kept), ScenarioError> {
+        self.run_keeping(rules, true)
+    }
+
+    fn run_keeping(&self, rules: &Ruleset, keep: bool) -> Result<(Report, Kept), ScenarioError> {
         // Strings named by the scenario are interned in a copy of the rules.
         self.check(rules)?;
         let mut rs = rules.clone();
@@ -66,6 +77,9 @@ impl Scenario {
 
         // ---- the position
         self.set_position(rs, &mut m.m.st, sets)?;
+        if keep {
+            m = m.with_states();
+        }
 
         // ---- what to run
         m.m.stop_at = stop_sym;
@@ -92,10 +106,22 @@ impl Scenario {
         if let Some(c) = cut {
             narration.push(format!("({c})"));
         }
-        Ok(Report {
-            name: self.name.clone(),
-            failures,
-            narration,
-        })
+        let kept = if keep {
+            (m.events().to_vec(), m.states().to_vec())
+        } else {
+            Kept::default()
+        };
+        Ok((
+            Report {
+                name: self.name.clone(),
+                failures,
+                narration,
+            },
+            kept,
+        ))
     }
 }
+
+/// What [`Scenario::run_with_states`] keeps: the events, and each state with the number of
+/// events logged by then.
+pub type Kept = (Vec<crate::log::Event>, Vec<(usize, crate::state::MatchState)>);
