@@ -32,7 +32,12 @@ fn every_example_house_rule_loads() {
             assert!(!rs.name.is_empty());
             // A shipped example checks clean: `fuba rules check --deny warnings` passes.
             let warnings: Vec<String> = rs.warnings.iter().map(|w| w.to_string()).collect();
-            assert!(warnings.is_empty(), "{}:\n{}", p.display(), warnings.join("\n"));
+            assert!(
+                warnings.is_empty(),
+                "{}:\n{}",
+                p.display(),
+                warnings.join("\n")
+            );
             n += 1;
         }
     }

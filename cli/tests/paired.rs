@@ -129,7 +129,11 @@ fn nothing_changed_and_both_tests_agree() {
         assert_eq!(interval(p), (0.0, 0.0), "{f}");
         assert_eq!(p["significant"], false, "{f}");
         // The engine's counters are not tested: no adjusted p.
-        let holm = if f["tested"] == true { 1.0.into() } else { Value::Null };
+        let holm = if f["tested"] == true {
+            1.0.into()
+        } else {
+            Value::Null
+        };
         assert_eq!(p["p_holm"], holm, "{f}");
         assert_eq!(d["difference"], 0.0, "{f}");
         assert_eq!(d["significant"], false, "{f}");

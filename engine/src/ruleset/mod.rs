@@ -5,8 +5,8 @@ mod chain;
 pub mod diag;
 pub mod figures;
 mod load;
-mod ranges;
 pub mod lookups;
+mod ranges;
 pub mod raw;
 
 use std::collections::HashMap;

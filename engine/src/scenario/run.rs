@@ -124,4 +124,7 @@ impl Scenario {
 
 /// What [`Scenario::run_with_states`] keeps: the events, and each state with the number of
 /// events logged by then.
-pub type Kept = (Vec<crate::log::Event>, Vec<(usize, crate::state::MatchState)>);
+pub type Kept = (
+    Vec<crate::log::Event>,
+    Vec<(usize, crate::state::MatchState)>,
+);
