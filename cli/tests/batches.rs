@@ -513,11 +513,16 @@ fn plays_without_a_rule_error(rules: &str, options: &[&str], games: u64, agents:
 /// Every edition, every 2024 option alone and all together, random and heuristic home
 /// players: no match stops with a rule error. Rare failures (one match in thousands) were
 /// found this way; `.ci/run` plays about 30,000 matches in a release build
-/// (`FUBA_FULL_COVERAGE=1`), a debug build a few per case.
+/// (`FUBA_FULL_COVERAGE=1`), a debug build a few per case. `FUBA_SWEEP_SCALE=K` plays K
+/// times as many (25: 100,000 random matches of each edition; docs/limits.md).
 #[test]
 fn every_edition_and_option_plays_without_a_rule_error() {
     let full = std::env::var_os("FUBA_FULL_COVERAGE").is_some();
-    let n = |games: u64| if full { games } else { 4 };
+    let scale: u64 = std::env::var("FUBA_SWEEP_SCALE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let n = |games: u64| if full { games * scale } else { 4 };
     let all = [
         "condition=on",
         "advanced_formations=on",
