@@ -1,7 +1,8 @@
-//! Every limit on what fuba reads and loads, in one place, on in every build. The limits
-//! on running rules are the fields of [`crate::vm::Limits`] (their defaults are set
-//! there); the parser's are in `grammar/src/limits.rs`, re-exported here; the board's
-//! largest number of areas is [`crate::board::MAX_AREAS`]. `docs/limits.md` lists them
+//! Every limit on what fuba reads, loads and runs, in one place, on in every build: the
+//! defaults of the limits on running rules ([`crate::vm::Limits`], which a match may be
+//! given others) are the constants below; the parser's are in `grammar/src/limits.rs`
+//! (the grammar crate stands below the engine), re-exported here; the board's largest
+//! number of areas is [`crate::board::MAX_AREAS`]. `docs/limits.md` lists them
 //! all, and `tests/limits.rs` checks that page against these values.
 
 pub use fuba_grammar::limits::{MAX_CODE_BYTES, MAX_NESTING, MAX_TREE_DEPTH};
@@ -39,3 +40,20 @@ pub const MAX_TURNS_PER_HALF: i64 = 100_000;
 
 /// Most pieces per team, goalkeeper included (`[match] pieces`, at least 1).
 pub const MAX_PIECES: i64 = 16;
+
+/// Operations per stage: calls, table rows and rounds of loops.
+pub const OPS_PER_STAGE: u64 = 1_000_000;
+
+/// Largest `repeat` count.
+pub const MAX_REPEAT: i64 = 64;
+
+/// Deepest nesting of procedure calls, table rows and triggers.
+pub const MAX_CALL_DEPTH: u32 = 32;
+
+/// Most events a turn may record when the match is logged (a normal turn records a few
+/// dozen, the largest seen about 200).
+pub const EVENTS_PER_TURN: u32 = 10_000;
+
+/// Most events a match may record when it is logged (a normal match records about 3,000);
+/// keeps a log within [`MAX_LOG_BYTES`].
+pub const EVENTS_PER_MATCH: u32 = 200_000;

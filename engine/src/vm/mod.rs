@@ -36,7 +36,8 @@ pub use schedule::{Chance, Schedule, Status};
 use crate::ruleset::Ruleset;
 use crate::value::{Sym, Value};
 
-/// Limits on running rules. All in one place.
+/// Limits on running rules, per match (a test may set others); the defaults are the
+/// constants of [`crate::limits`].
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Operations per stage: calls, table rows and rounds of loops (straight-line code is
@@ -58,12 +59,13 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
+        use crate::limits as l;
         Limits {
-            ops_per_stage: 1_000_000,
-            max_repeat: 64,
-            max_call_depth: 32,
-            events_per_turn: 10_000,
-            events_per_match: 200_000,
+            ops_per_stage: l::OPS_PER_STAGE,
+            max_repeat: l::MAX_REPEAT,
+            max_call_depth: l::MAX_CALL_DEPTH,
+            events_per_turn: l::EVENTS_PER_TURN,
+            events_per_match: l::EVENTS_PER_MATCH,
         }
     }
 }
