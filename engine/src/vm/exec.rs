@@ -151,8 +151,12 @@ impl Match<'_> {
                     Some(item) => self.stack[base + s as usize] = item,
                     None => pc = t,
                 },
-                Ins::Ret => {
-                    let v = self.pop();
+                Ins::Ret | Ins::RetUnit | Ins::RetBool(_) => {
+                    let v = match ins {
+                        Ins::RetBool(b) => Value::Bool(b),
+                        Ins::RetUnit => Value::None,
+                        _ => self.pop(),
+                    };
                     if let Some(v) = self.leave(v) {
                         return Ok(Exit::Returned(v));
                     }
@@ -226,7 +230,112 @@ impl Match<'_> {
                         pc = t;
                     }
                 }
-
+                Ins::LocalPrim(s, p) => {
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    pc += 1;
+                    self.pc = pc;
+                    self.prim(p, at + 1)?;
+                }
+                Ins::LocalInt(s, k) => {
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    self.stack.push(Value::Int(i64::from(k)));
+                    pc += 1;
+                }
+                Ins::LocalRole(s, r) => {
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    let t = self.role(r);
+                    self.stack.push(Value::Team(t));
+                    pc += 1;
+                }
+                Ins::RoleLocal(r, s) => {
+                    let t = self.role(r);
+                    self.stack.push(Value::Team(t));
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    pc += 1;
+                }
+                Ins::CountCallLocal(p, s) => {
+                    if self.counting {
+                        self.counters.procs[p as usize] += 1;
+                    }
+                    self.memo.note_call(p);
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    pc += 1;
+                }
+                Ins::BinK(op, c) => {
+                    let x = self.pop();
+                    let k = &prog.consts[c as usize];
+                    let r = match fast_bin(op, &x, k) {
+                        Some(r) => r,
+                        None => self.binop(op, x, k.clone(), at + 1)?,
+                    };
+                    self.stack.push(r);
+                    pc += 1;
+                }
+                Ins::BinRole(op, r) => {
+                    let x = self.pop();
+                    let y = Value::Team(self.role(r));
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at + 1)?,
+                    };
+                    self.stack.push(r);
+                    pc += 1;
+                }
+                Ins::IntBinJumpIfFalse(op, k, t) => {
+                    let x = self.pop();
+                    let y = Value::Int(i64::from(k));
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at + 1)?,
+                    };
+                    if as_bool(&r) {
+                        pc += 2;
+                    } else {
+                        if t < at + 1 {
+                            self.tick(at + 1)?;
+                        }
+                        pc = t;
+                    }
+                }
+                Ins::BinJumpIfTrue(op, t) => {
+                    let y = self.pop();
+                    let x = self.pop();
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at)?,
+                    };
+                    if as_bool(&r) {
+                        if t < at + 1 {
+                            self.tick(at + 1)?;
+                        }
+                        pc = t;
+                    } else {
+                        pc += 1;
+                    }
+                }
+                Ins::ToBoolJump(t) => {
+                    let v = as_bool(&self.pop());
+                    self.stack.push(Value::Bool(v));
+                    pc = t;
+                }
+                Ins::PopJump(t) => {
+                    self.stack.pop();
+                    if t < at + 1 {
+                        self.tick(at + 1)?;
+                    }
+                    pc = t;
+                }
+                Ins::PrimPop(p) => {
+                    self.pc = pc;
+                    self.prim(p, at)?;
+                    self.stack.pop();
+                    pc += 1;
+                }
                 Ins::EndScore => {
                     let v = self.pop();
                     self.frames.pop();

@@ -28,8 +28,8 @@ mod seldom;
 use std::collections::HashMap;
 
 pub use code::Program;
-pub use machine::Match;
 pub(crate) use fold::reads_the_match;
+pub use machine::Match;
 pub use schedule::{Chance, Schedule, Status};
 
 use crate::ruleset::Ruleset;
