@@ -159,6 +159,13 @@ pub enum Ins {
     PopJump(u32),
     /// Superinstruction: run a primitive, drop its value (skips one).
     PrimPop(Prim),
+    /// Superinstruction: pop a value, go to the first target if it is `true`, else to the
+    /// second (a boolean value made, jumped with, then branched on: replaces `ToBool`,
+    /// `Jump` and the `JumpIfFalse` jumped to).
+    Branch(u32, u32),
+    /// Superinstruction: pop two operands, go to the first target if `x op y` is `true`,
+    /// else to the second (as [`Ins::Branch`], after a `Bin`).
+    BinBranch(Op, u32, u32),
     /// Superinstruction: return no value (skips one).
     RetUnit,
     /// Superinstruction: return a boolean (skips one).

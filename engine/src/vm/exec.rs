@@ -323,6 +323,18 @@ impl Match<'_> {
                     self.stack.push(Value::Bool(v));
                     pc = t;
                 }
+                Ins::Branch(y, n) => {
+                    pc = if as_bool(&self.pop()) { y } else { n };
+                }
+                Ins::BinBranch(op, y, n) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = match fast_bin(op, &a, &b) {
+                        Some(r) => r,
+                        None => self.binop(op, a, b, at)?,
+                    };
+                    pc = if as_bool(&r) { y } else { n };
+                }
                 Ins::PopJump(t) => {
                     self.stack.pop();
                     if t < at + 1 {

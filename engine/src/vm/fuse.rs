@@ -31,6 +31,29 @@ pub fn fuse(p: &mut Program) {
         }
     }
     pairs(code);
+    branches(code);
+}
+
+/// A boolean made only to be jumped with to a `JumpIfFalse` (the value of `a and b` used as
+/// a condition): the branch is taken at once, where the value is made. Forward jumps only,
+/// so no operation is counted on the way.
+fn branches(code: &mut [Ins]) {
+    for i in 0..code.len() {
+        let target = |t: u32| match code.get(t as usize) {
+            Some(Ins::JumpIfFalse(x)) if t as usize > i + 1 && *x > t => Some((t + 1, *x)),
+            _ => None,
+        };
+        let fused = match (code[i], code.get(i + 1).copied()) {
+            (Ins::Bin(op), Some(Ins::ToBoolJump(t))) => {
+                target(t).map(|(y, n)| Ins::BinBranch(op, y, n))
+            }
+            (Ins::ToBoolJump(t), _) => target(t).map(|(y, n)| Ins::Branch(y, n)),
+            _ => None,
+        };
+        if let Some(f) = fused {
+            code[i] = f;
+        }
+    }
 }
 
 /// A second pass over the fused code: pairs of an instruction and the one after it (which
