@@ -7,9 +7,11 @@ use std::sync::Arc;
 use super::code::Ins;
 use super::machine::Match;
 use super::seldom::Next;
+use fuba_grammar::ast::AssignOp;
+
 use super::{ErrorKind, Halt, as_bool, as_int};
 use crate::board::AreaSet;
-use crate::ir::{Op, Scope};
+use crate::ir::{Op, Pat, Scope};
 use crate::value::{MoveSet, Team, Value};
 
 /// How a run ended.
@@ -92,6 +94,50 @@ impl Match<'_> {
                 Ins::Var(scope, i) => {
                     let v = self.var(scope, i, 0).clone();
                     self.stack.push(v);
+                }
+                Ins::TeamVar(scope, i) => {
+                    let t = self.pop_team(at)?;
+                    let v = self.var(scope, i, t).clone();
+                    self.stack.push(v);
+                }
+                Ins::MatchArm(s, g, t) => {
+                    let v = &self.stack[base + s as usize];
+                    let hit = prog.pats[g as usize].iter().any(|p| match p {
+                        Pat::Any => true,
+                        Pat::Range(lo, hi) => matches!(v, Value::Int(i) if lo <= i && i <= hi),
+                        Pat::Value(x) => x == v,
+                    });
+                    if !hit {
+                        pc = t;
+                    }
+                }
+                Ins::SetVar(scope, i, op, has_team) => {
+                    let v = self.pop();
+                    let t = if has_team { self.pop_team(at)? } else { 0 };
+                    let slot = self.var(scope, i, t);
+                    *slot = match op {
+                        AssignOp::Assign => v,
+                        AssignOp::Add => Value::Int(as_int(slot).saturating_add(as_int(&v))),
+                        AssignOp::Sub => Value::Int(as_int(slot).saturating_sub(as_int(&v))),
+                    };
+                    self.touch();
+                }
+                Ins::RepeatNext(h, t) => {
+                    let slot = &mut self.stack[base + h as usize];
+                    let left = as_int(slot);
+                    if left <= 0 {
+                        pc = t;
+                    } else {
+                        *slot = Value::Int(left - 1);
+                    }
+                }
+                Ins::ModRow(_, h, applied) if !self.logging() => {
+                    let v = if applied { self.pop_int(at)? } else { 0 };
+                    let slot = &mut self.stack[base + h as usize];
+                    match as_int(slot).checked_add(v) {
+                        Some(t) => *slot = Value::Int(t),
+                        None => return Err(self.error(at, "integer overflow")),
+                    }
                 }
                 Ins::Prim(p) => {
                     self.pc = pc;
