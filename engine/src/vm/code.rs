@@ -135,6 +135,41 @@ pub enum Ins {
     BinJumpIfFalse(Op, u32),
     /// End a `prefer` score: hand the top of the stack to the host.
     EndScore,
+    /// Superinstruction: push a local, run a primitive (skips one).
+    LocalPrim(u16, Prim),
+    /// Superinstruction: push a local and a small integer (skips one).
+    LocalInt(u16, i32),
+    /// Superinstruction: push a local and a team role's team (skips one).
+    LocalRole(u16, Role),
+    /// Superinstruction: push a team role's team and a local (skips one).
+    RoleLocal(Role, u16),
+    /// Superinstruction: count an inlined call, push a local (skips one).
+    CountCallLocal(u16, u16),
+    /// Superinstruction: pop `x`, push `x op constant` (skips one).
+    BinK(Op, u32),
+    /// Superinstruction: pop `x`, push `x op team` of a role (skips one).
+    BinRole(Op, Role),
+    /// Superinstruction: pop `x`, jump unless `x op small integer` is `true` (skips two).
+    IntBinJumpIfFalse(Op, i32, u32),
+    /// Superinstruction: pop two operands, jump if `x op y` is `true` (skips one).
+    BinJumpIfTrue(Op, u32),
+    /// Superinstruction: pop a value as a boolean, push it, jump forward (skips one).
+    ToBoolJump(u32),
+    /// Superinstruction: pop a value, jump (skips one).
+    PopJump(u32),
+    /// Superinstruction: run a primitive, drop its value (skips one).
+    PrimPop(Prim),
+    /// Superinstruction: pop a value, go to the first target if it is `true`, else to the
+    /// second (a boolean value made, jumped with, then branched on: replaces `ToBool`,
+    /// `Jump` and the `JumpIfFalse` jumped to).
+    Branch(u32, u32),
+    /// Superinstruction: pop two operands, go to the first target if `x op y` is `true`,
+    /// else to the second (as [`Ins::Branch`], after a `Bin`).
+    BinBranch(Op, u32, u32),
+    /// Superinstruction: return no value (skips one).
+    RetUnit,
+    /// Superinstruction: return a boolean (skips one).
+    RetBool(bool),
 }
 
 /// How a code unit's frame is entered.

@@ -7,9 +7,11 @@ use std::sync::Arc;
 use super::code::Ins;
 use super::machine::Match;
 use super::seldom::Next;
+use fuba_grammar::ast::AssignOp;
+
 use super::{ErrorKind, Halt, as_bool, as_int};
 use crate::board::AreaSet;
-use crate::ir::{Op, Scope};
+use crate::ir::{Op, Pat, Scope};
 use crate::value::{MoveSet, Team, Value};
 
 /// How a run ended.
@@ -93,6 +95,50 @@ impl Match<'_> {
                     let v = self.var(scope, i, 0).clone();
                     self.stack.push(v);
                 }
+                Ins::TeamVar(scope, i) => {
+                    let t = self.pop_team(at)?;
+                    let v = self.var(scope, i, t).clone();
+                    self.stack.push(v);
+                }
+                Ins::MatchArm(s, g, t) => {
+                    let v = &self.stack[base + s as usize];
+                    let hit = prog.pats[g as usize].iter().any(|p| match p {
+                        Pat::Any => true,
+                        Pat::Range(lo, hi) => matches!(v, Value::Int(i) if lo <= i && i <= hi),
+                        Pat::Value(x) => x == v,
+                    });
+                    if !hit {
+                        pc = t;
+                    }
+                }
+                Ins::SetVar(scope, i, op, has_team) => {
+                    let v = self.pop();
+                    let t = if has_team { self.pop_team(at)? } else { 0 };
+                    let slot = self.var(scope, i, t);
+                    *slot = match op {
+                        AssignOp::Assign => v,
+                        AssignOp::Add => Value::Int(as_int(slot).saturating_add(as_int(&v))),
+                        AssignOp::Sub => Value::Int(as_int(slot).saturating_sub(as_int(&v))),
+                    };
+                    self.touch();
+                }
+                Ins::RepeatNext(h, t) => {
+                    let slot = &mut self.stack[base + h as usize];
+                    let left = as_int(slot);
+                    if left <= 0 {
+                        pc = t;
+                    } else {
+                        *slot = Value::Int(left - 1);
+                    }
+                }
+                Ins::ModRow(_, h, applied) if !self.logging() => {
+                    let v = if applied { self.pop_int(at)? } else { 0 };
+                    let slot = &mut self.stack[base + h as usize];
+                    match as_int(slot).checked_add(v) {
+                        Some(t) => *slot = Value::Int(t),
+                        None => return Err(self.error(at, "integer overflow")),
+                    }
+                }
                 Ins::Prim(p) => {
                     self.pc = pc;
                     self.prim(p, at)?;
@@ -151,8 +197,12 @@ impl Match<'_> {
                     Some(item) => self.stack[base + s as usize] = item,
                     None => pc = t,
                 },
-                Ins::Ret => {
-                    let v = self.pop();
+                Ins::Ret | Ins::RetUnit | Ins::RetBool(_) => {
+                    let v = match ins {
+                        Ins::RetBool(b) => Value::Bool(b),
+                        Ins::RetUnit => Value::None,
+                        _ => self.pop(),
+                    };
                     if let Some(v) = self.leave(v) {
                         return Ok(Exit::Returned(v));
                     }
@@ -226,7 +276,124 @@ impl Match<'_> {
                         pc = t;
                     }
                 }
-
+                Ins::LocalPrim(s, p) => {
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    pc += 1;
+                    self.pc = pc;
+                    self.prim(p, at + 1)?;
+                }
+                Ins::LocalInt(s, k) => {
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    self.stack.push(Value::Int(i64::from(k)));
+                    pc += 1;
+                }
+                Ins::LocalRole(s, r) => {
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    let t = self.role(r);
+                    self.stack.push(Value::Team(t));
+                    pc += 1;
+                }
+                Ins::RoleLocal(r, s) => {
+                    let t = self.role(r);
+                    self.stack.push(Value::Team(t));
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    pc += 1;
+                }
+                Ins::CountCallLocal(p, s) => {
+                    if self.counting {
+                        self.counters.procs[p as usize] += 1;
+                    }
+                    self.memo.note_call(p);
+                    let v = self.stack[base + s as usize].clone();
+                    self.stack.push(v);
+                    pc += 1;
+                }
+                Ins::BinK(op, c) => {
+                    let x = self.pop();
+                    let k = &prog.consts[c as usize];
+                    let r = match fast_bin(op, &x, k) {
+                        Some(r) => r,
+                        None => self.binop(op, x, k.clone(), at + 1)?,
+                    };
+                    self.stack.push(r);
+                    pc += 1;
+                }
+                Ins::BinRole(op, r) => {
+                    let x = self.pop();
+                    let y = Value::Team(self.role(r));
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at + 1)?,
+                    };
+                    self.stack.push(r);
+                    pc += 1;
+                }
+                Ins::IntBinJumpIfFalse(op, k, t) => {
+                    let x = self.pop();
+                    let y = Value::Int(i64::from(k));
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at + 1)?,
+                    };
+                    if as_bool(&r) {
+                        pc += 2;
+                    } else {
+                        if t < at + 1 {
+                            self.tick(at + 1)?;
+                        }
+                        pc = t;
+                    }
+                }
+                Ins::BinJumpIfTrue(op, t) => {
+                    let y = self.pop();
+                    let x = self.pop();
+                    let r = match fast_bin(op, &x, &y) {
+                        Some(r) => r,
+                        None => self.binop(op, x, y, at)?,
+                    };
+                    if as_bool(&r) {
+                        if t < at + 1 {
+                            self.tick(at + 1)?;
+                        }
+                        pc = t;
+                    } else {
+                        pc += 1;
+                    }
+                }
+                Ins::ToBoolJump(t) => {
+                    let v = as_bool(&self.pop());
+                    self.stack.push(Value::Bool(v));
+                    pc = t;
+                }
+                Ins::Branch(y, n) => {
+                    pc = if as_bool(&self.pop()) { y } else { n };
+                }
+                Ins::BinBranch(op, y, n) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = match fast_bin(op, &a, &b) {
+                        Some(r) => r,
+                        None => self.binop(op, a, b, at)?,
+                    };
+                    pc = if as_bool(&r) { y } else { n };
+                }
+                Ins::PopJump(t) => {
+                    self.stack.pop();
+                    if t < at + 1 {
+                        self.tick(at + 1)?;
+                    }
+                    pc = t;
+                }
+                Ins::PrimPop(p) => {
+                    self.pc = pc;
+                    self.prim(p, at)?;
+                    self.stack.pop();
+                    pc += 1;
+                }
                 Ins::EndScore => {
                     let v = self.pop();
                     self.frames.pop();

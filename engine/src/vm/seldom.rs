@@ -4,14 +4,11 @@
 
 use std::sync::Arc;
 
-use fuba_grammar::ast::AssignOp;
-
 use super::code::Ins;
 use super::exec::moves_union;
 use super::machine::{Match, Wait};
 use super::{ErrorKind, Halt, as_bool, as_int};
 use crate::board::{AreaId, AreaSet};
-use crate::ir::Pat;
 use crate::log::{EventKind, ModRowLog, value_json};
 use crate::ruleset::{Domain, FigureTest};
 use crate::value::{MoveSet, Sym, Value};
@@ -85,22 +82,6 @@ impl Match<'_> {
                 }
                 _ => return Err(self.error(at, "`let (a, b)` needs a move")),
             },
-            Ins::TeamVar(scope, i) => {
-                let t = self.pop_team(at)?;
-                let v = self.var(scope, i, t).clone();
-                self.stack.push(v);
-            }
-            Ins::SetVar(scope, i, op, has_team) => {
-                let v = self.pop();
-                let t = if has_team { self.pop_team(at)? } else { 0 };
-                let slot = self.var(scope, i, t);
-                *slot = match op {
-                    AssignOp::Assign => v,
-                    AssignOp::Add => Value::Int(as_int(slot).saturating_add(as_int(&v))),
-                    AssignOp::Sub => Value::Int(as_int(slot).saturating_sub(as_int(&v))),
-                };
-                self.touch();
-            }
             Ins::Table(t) => {
                 self.tick(at)?;
                 self.table(t, pc, at)?;
@@ -172,17 +153,6 @@ impl Match<'_> {
                 }
                 self.stack.truncate(from);
                 self.stack.push(Value::List(v.into()));
-            }
-            Ins::MatchArm(s, g, t) => {
-                let v = &self.stack[base + s as usize];
-                let hit = prog.pats[g as usize].iter().any(|p| match p {
-                    Pat::Any => true,
-                    Pat::Range(lo, hi) => matches!(v, Value::Int(i) if lo <= i && i <= hi),
-                    Pat::Value(x) => x == v,
-                });
-                if !hit {
-                    return Ok(Next::Jump(t));
-                }
             }
             Ins::NoArm(s) => {
                 let v = value_json(self.rs, &self.stack[base + s as usize]);
@@ -269,15 +239,6 @@ impl Match<'_> {
                 let h = base + h as usize;
                 self.stack[h] = Value::Int(count.max(0));
                 self.stack[h + 1] = Value::Int(self.stack.len() as i64);
-            }
-            Ins::RepeatNext(h, t) => {
-                let slot = &mut self.stack[base + h as usize];
-                let left = as_int(slot);
-                if left <= 0 {
-                    return Ok(Next::Jump(t));
-                } else {
-                    *slot = Value::Int(left - 1);
-                }
             }
             Ins::Break(sp, t) => {
                 let sp = as_int(&self.stack[base + sp as usize]) as usize;
