@@ -3,7 +3,7 @@
 use std::io::{self, BufWriter, Write};
 
 use clap::Args;
-use fuba_engine::log::{Event, narrate, time_text};
+use fuba_engine::log::{Event, LogHeader, narrate, time_text};
 use fuba_engine::replay::{Divergence, ReplayReport, Verdict, read_log, replay};
 use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
@@ -37,23 +37,27 @@ fn read_text(path: &str) -> Result<String, CliError> {
     }
 }
 
+/// The ruleset to replay a log under: `--rules` when given, else the built-in edition its
+/// header names (a log of a house rule needs its file named).
+pub(crate) fn rules_for_log(rules: Option<&str>, header: &LogHeader) -> Result<String, CliError> {
+    match rules {
+        Some(r) => Ok(r.to_string()),
+        None if editions::find(&header.ruleset).is_some() => Ok(header.ruleset.clone()),
+        None => Err(CliError::Usage(format!(
+            "the log was recorded with the ruleset `{}`, which is not a built-in edition ({}): give its ruleset file with --rules PATH",
+            header.ruleset,
+            editions::names()
+        ))),
+    }
+}
+
 /// Runs `fuba replay`.
 pub fn run(a: ReplayArgs) -> CliResult {
     let text = read_text(&a.log)?;
     let shown = if a.log == "-" { "<stdin>" } else { &a.log };
     let (header, events) =
         read_log(&text).map_err(|m| CliError::Failure(format!("{shown}: {m}")))?;
-    let rules_arg = match &a.rules {
-        Some(r) => r.clone(),
-        None if editions::find(&header.ruleset).is_some() => header.ruleset.clone(),
-        None => {
-            return Err(CliError::Usage(format!(
-                "the log was recorded with the ruleset `{}`, which is not a built-in edition ({}): give its ruleset file with --rules PATH",
-                header.ruleset,
-                editions::names()
-            )));
-        }
-    };
+    let rules_arg = rules_for_log(a.rules.as_deref(), &header)?;
     let rs = load_rules(&rules_arg)?;
     let report = replay(&rs, &header, &events);
 

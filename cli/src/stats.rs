@@ -18,9 +18,11 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 pub mod balance;
+mod batch;
 mod dist;
 pub mod paired;
 
+pub use batch::{Batch, options_set};
 pub use dist::{holm, t_quantile_975, t_two_sided, z_two_sided};
 use paired::PerMatch;
 
@@ -71,60 +73,6 @@ impl Moments {
         let (s, q) = (i128::from(self.sum), i128::from(self.sumsq));
         let num = n * q - s * s;
         (num as f64 / (n * (n - 1)) as f64).max(0.0).sqrt()
-    }
-}
-
-/// Who played, under which rules, which matches: a batch's identity. Tallies merge only
-/// when these agree (shards aside).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Batch {
-    /// The ruleset's name.
-    pub ruleset: String,
-    /// Its title.
-    pub title: String,
-    /// Its fingerprint.
-    pub fingerprint: String,
-    /// The batch seed.
-    pub seed: u64,
-    /// The home agent.
-    pub home: String,
-    /// The away agent.
-    pub away: String,
-    /// Matches in the whole batch (all shards).
-    pub games: u64,
-    /// Into how many shards the batch is split (1: not split).
-    pub shard_count: u64,
-    /// The shards (1-based) this tally holds.
-    pub shards: Vec<u64>,
-    /// The match options set to something other than their default (`skills=4`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<String>,
-}
-
-/// The match options of `rs` set to something other than their default, as `name=value`
-/// (a flag as `on`/`off`, as the command line takes it).
-pub fn options_set(rs: &Ruleset) -> Vec<String> {
-    rs.options
-        .iter()
-        .filter(|o| o.value != o.default)
-        .map(|o| {
-            let v = match &o.value {
-                fuba_engine::value::Value::Bool(b) => (if *b { "on" } else { "off" }).to_string(),
-                v => match value_json(rs, v) {
-                    serde_json::Value::String(s) => s,
-                    other => other.to_string(),
-                },
-            };
-            format!("{}={v}", o.name)
-        })
-        .collect()
-}
-
-impl Batch {
-    /// The match indices of shard `k` (1-based) of `n`: every index `i` of the batch with
-    /// `i % n == k - 1`.
-    pub fn indices(games: u64, k: u64, n: u64) -> impl Iterator<Item = u64> {
-        (k - 1..games).step_by(n as usize)
     }
 }
 

@@ -21,7 +21,7 @@ use fuba_engine::replay::{read_log, scripts};
 use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
 
-use crate::{CliError, CliResult, editions, load_rules};
+use crate::{CliError, CliResult, load_rules};
 
 pub mod layout;
 mod page;
@@ -253,17 +253,7 @@ pub fn run(a: ViewArgs) -> CliResult {
     crate::outputs::check(&[Some(out.as_path())])?;
     let (header, events) =
         read_log(&text).map_err(|m| CliError::Failure(format!("{shown}: {m}")))?;
-    let rules = match &a.rules {
-        Some(r) => r.clone(),
-        None if editions::find(&header.ruleset).is_some() => header.ruleset.clone(),
-        None => {
-            return Err(CliError::Usage(format!(
-                "the log was recorded with the ruleset `{}`, which is not a built-in edition ({}): give its ruleset file with --rules PATH",
-                header.ruleset,
-                editions::names()
-            )));
-        }
-    };
+    let rules = crate::replay::rules_for_log(a.rules.as_deref(), &header)?;
     let rs = load_rules(&rules)?;
     let film = replay_film(&rs, &header, &events)?;
     write_page(&out, &page::html(&rs, &film, &[]), &film)

@@ -109,25 +109,11 @@ pub fn pitch(rs: &Ruleset, layout: &Layout, st: &MatchState) -> String {
 
 #[cfg(test)]
 mod tests {
-    use fuba_engine::agent::RandomAgent;
-    use fuba_engine::dice::SeededDice;
-    use fuba_engine::game::Game;
-
     use super::*;
 
     #[test]
     fn the_original_pitch_mid_match() {
-        let rs = crate::editions::load_rules_with("original", &[]).expect("original");
-        let mut g = Game::new(
-            &rs,
-            7,
-            Box::new(SeededDice::new(7)),
-            Box::new(RandomAgent::new(7, 0)),
-            Box::new(RandomAgent::new(7, 1)),
-        )
-        .with_states();
-        g.play().expect("the match plays");
-        let (_, st) = &g.states()[200];
-        insta::assert_snapshot!(pitch(&rs, &Layout::of(&rs.board), st));
+        let (rs, st) = crate::view::position::original_seed_7_at(200);
+        insta::assert_snapshot!(pitch(&rs, &Layout::of(&rs.board), &st));
     }
 }

@@ -105,3 +105,26 @@ impl Position {
         self.counts[team].get(area).copied().unwrap_or(0)
     }
 }
+
+/// The original edition and its state at pause `pause` of seed 7 with random players: a
+/// position mid-match for the drawings' snapshots.
+#[cfg(test)]
+pub(crate) fn original_seed_7_at(pause: usize) -> (Ruleset, MatchState) {
+    use fuba_engine::agent::RandomAgent;
+    use fuba_engine::dice::SeededDice;
+    use fuba_engine::game::Game;
+    let rs = crate::editions::load_rules_with("original", &[]).expect("original");
+    let st = {
+        let mut g = Game::new(
+            &rs,
+            7,
+            Box::new(SeededDice::new(7)),
+            Box::new(RandomAgent::new(7, 0)),
+            Box::new(RandomAgent::new(7, 1)),
+        )
+        .with_states();
+        g.play().expect("the match plays");
+        g.states()[pause].1.clone()
+    };
+    (rs, st)
+}

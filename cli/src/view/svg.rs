@@ -114,29 +114,15 @@ pub fn board(layout: &Layout, names: &[String], pos: &Position) -> String {
 
 #[cfg(test)]
 mod tests {
-    use fuba_engine::agent::RandomAgent;
-    use fuba_engine::dice::SeededDice;
-    use fuba_engine::game::Game;
-
-    use super::super::position::Position;
+    use super::super::position::{Position, original_seed_7_at};
     use super::*;
 
     /// The board of the original edition mid-match (seed 7, random players, the 200th
     /// position kept).
     #[test]
     fn a_position_of_the_original_edition() {
-        let rs = crate::editions::load_rules_with("original", &[]).expect("original");
-        let mut g = Game::new(
-            &rs,
-            7,
-            Box::new(SeededDice::new(7)),
-            Box::new(RandomAgent::new(7, 0)),
-            Box::new(RandomAgent::new(7, 1)),
-        )
-        .with_states();
-        g.play().expect("the match plays");
-        let (_, st) = &g.states()[200];
-        let pos = Position::of(&rs, st);
+        let (rs, st) = original_seed_7_at(200);
+        let pos = Position::of(&rs, &st);
         let names: Vec<String> = rs.board.areas.iter().map(|a| a.name.clone()).collect();
         let svg = board(&Layout::of(&rs.board), &names, &pos);
         assert_eq!(svg.matches("class=\"chip").count(), 26);
