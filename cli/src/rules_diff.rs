@@ -4,6 +4,7 @@
 use std::io::{self, BufWriter, Write};
 
 use fuba_engine::ruleset::Ruleset;
+use fuba_engine::ruleset::diag::shown;
 use fuba_engine::ruleset::raw::RawRuleset;
 use indexmap::IndexMap;
 use serde_json::{Value as J, json};
@@ -429,7 +430,7 @@ fn unified(old: &str, new: &str) -> Vec<String> {
 }
 
 fn heading(rs: &Ruleset) -> String {
-    format!("{} ({})", rs.name, rs.file.path.display())
+    format!("{} ({})", rs.name, shown(&rs.file.path))
 }
 
 fn render_text(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> String {
@@ -589,7 +590,7 @@ fn render_summary(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> String {
 }
 
 fn render_summary_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
-    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": rs.file.path.display().to_string()});
+    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
     let sections: Vec<J> = SECTIONS
         .iter()
         .filter(|(key, _)| changes.iter().any(|c| c.section == *key))
@@ -618,7 +619,7 @@ fn render_summary_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
 }
 
 fn render_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
-    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": rs.file.path.display().to_string()});
+    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
     json!({
         "a": side(a),
         "b": side(b),

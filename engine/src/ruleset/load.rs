@@ -298,6 +298,10 @@ impl ProcResolver for Resolver {
             }
         })
     }
+
+    fn also_error(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+    }
 }
 
 impl Resolver {

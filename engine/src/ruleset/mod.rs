@@ -369,7 +369,7 @@ impl Ruleset {
     /// The line and column of a byte offset in the ruleset file, as `path:line:col`.
     pub fn place(&self, offset: u32) -> String {
         let (l, c) = self.file.line_col(offset as usize);
-        format!("{}:{l}:{c}", self.file.layer(offset as usize).0.display())
+        format!("{}:{l}:{c}", self.file.shown_at(offset as usize))
     }
 }
 
