@@ -590,7 +590,8 @@ fn render_summary(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> String {
 }
 
 fn render_summary_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
-    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
+    let side =
+        |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
     let sections: Vec<J> = SECTIONS
         .iter()
         .filter(|(key, _)| changes.iter().any(|c| c.section == *key))
@@ -619,7 +620,8 @@ fn render_summary_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
 }
 
 fn render_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
-    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
+    let side =
+        |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
     json!({
         "a": side(a),
         "b": side(b),

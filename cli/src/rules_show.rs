@@ -186,13 +186,7 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                 t.push_str(&format!("rulebook: {}\n", rs.source));
             }
             t.push_str(&format!("layers: {}\n", layers_text(rs)));
-            let layers: Vec<String> = rs
-                .file
-                .layers
-                .iter()
-                .rev()
-                .map(|(p, _)| shown(p))
-                .collect();
+            let layers: Vec<String> = rs.file.layers.iter().rev().map(|(p, _)| shown(p)).collect();
             let stage = |i: &u16| rs.procs[*i as usize].name.clone();
             let stages: Vec<String> = rs.stages.iter().map(stage).collect();
             t.push_str(&format!(

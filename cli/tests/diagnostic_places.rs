@@ -42,7 +42,12 @@ fn an_error_in_a_built_in_edition_names_its_file() {
     // The file named is the one in the repository: the line shown is its line.
     let file = std::fs::read_to_string(common::workspace().join("rulesets/2015.toml"))
         .expect("read the edition");
-    let line: usize = at[0].split(':').nth(1).expect("line").parse().expect("a number");
+    let line: usize = at[0]
+        .split(':')
+        .nth(1)
+        .expect("line")
+        .parse()
+        .expect("a number");
     let text = file.lines().nth(line - 1).expect("the line");
     assert!(text.contains("half_minutes"), "{text}");
     assert!(err.contains(text), "{err}");

@@ -35,8 +35,13 @@ fn three_periods(edition: &str) {
     // Each period lasts its 45 minutes and some stoppage time, never a negative length.
     let engine = &v["tallies"]["engine"];
     for h in 1..=3 {
-        let minutes = engine[format!("minutes_half_{h}")]["sum"].as_i64().expect("minutes");
-        assert!(minutes >= 30 * 45, "{edition}, half {h}: {minutes} minutes in 30 matches");
+        let minutes = engine[format!("minutes_half_{h}")]["sum"]
+            .as_i64()
+            .expect("minutes");
+        assert!(
+            minutes >= 30 * 45,
+            "{edition}, half {h}: {minutes} minutes in 30 matches"
+        );
     }
 }
 
@@ -103,14 +108,18 @@ fn kick_offs_alternate_and_the_clock_runs_on_across_three_periods() {
 #[test]
 fn a_batch_whose_every_match_fails_stops_early_with_one_error() {
     let rules = "tests/fixtures/periods/every_match_fails.toml";
-    let o = fuba(&["simulate", "--rules", rules, "--games", "500", "--seed", "1"]);
+    let o = fuba(&[
+        "simulate", "--rules", rules, "--games", "500", "--seed", "1",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "", "no table of figures");
     let err = stderr(&o);
     assert_eq!(err.matches("error:").count(), 1, "{err}");
     insta::assert_snapshot!("every_match_fails_simulate", err);
 
-    let o = fuba(&["compare", "original", rules, "--games", "500", "--seed", "1"]);
+    let o = fuba(&[
+        "compare", "original", rules, "--games", "500", "--seed", "1",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "", "no comparison");
     let err = stderr(&o);

@@ -104,8 +104,6 @@ impl<'r> Compiler<'r> {
         }
     }
 
-
-
     fn loc(&self, span: ast::Span) -> Loc {
         Loc {
             unit: self.unit,

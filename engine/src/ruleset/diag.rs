@@ -215,12 +215,7 @@ impl fmt::Display for Diagnostic {
             let (line, col) = file.line_col(start);
             let (text, line_start) = file.line_at(start);
             let gutter = line.to_string().len();
-            writeln!(
-                f,
-                "{:gutter$}--> {}:{line}:{col}",
-                "",
-                file.shown_at(start)
-            )?;
+            writeln!(f, "{:gutter$}--> {}:{line}:{col}", "", file.shown_at(start))?;
             writeln!(f, "{:gutter$} |", "")?;
             writeln!(f, "{line} | {text}")?;
             let pad: String = text[..start - line_start]

@@ -164,6 +164,7 @@ fn merge(
     if !mt.turn.is_empty() {
         bm.turn = mt.turn;
     }
+    bm.needs.extend(mt.needs);
     below.procedures.extend(top.procedures);
     for (name, t) in top.tables {
         match below.tables.get_mut(&name) {

@@ -6,6 +6,7 @@ pub mod diag;
 pub mod figures;
 mod load;
 pub mod lookups;
+pub mod needs;
 mod ranges;
 pub mod raw;
 
