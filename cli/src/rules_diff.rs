@@ -225,6 +225,23 @@ fn compare(a: &RawRuleset, b: &RawRuleset) -> Vec<Change> {
     let turn_a = turn(ma).map(|x| format!("[{x}]"));
     let turn_b = turn(mb).map(|x| format!("[{x}]"));
     d.value("match", "turn", turn_a, turn_b);
+    d.map("match", "needs.", &ma.needs, &mb.needs, |n| {
+        let num = |x: &Option<toml::Spanned<i64>>| x.as_ref().map(|v| v.get_ref().to_string());
+        [
+            ("at_least", num(&n.at_least)),
+            ("at_most", num(&n.at_most)),
+            (
+                "covers",
+                n.covers
+                    .as_ref()
+                    .map(|c| format!("{} to {}", c.get_ref()[0], c.get_ref()[1])),
+            ),
+            ("why", Some(n.why.get_ref().clone())),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .collect()
+    });
 
     let (ba, bb) = (&a.board, &b.board);
     d.value(
