@@ -6,6 +6,7 @@ pub mod diag;
 pub mod figures;
 mod load;
 pub mod lookups;
+pub mod needs;
 mod ranges;
 pub mod raw;
 
@@ -369,7 +370,7 @@ impl Ruleset {
     /// The line and column of a byte offset in the ruleset file, as `path:line:col`.
     pub fn place(&self, offset: u32) -> String {
         let (l, c) = self.file.line_col(offset as usize);
-        format!("{}:{l}:{c}", self.file.layer(offset as usize).0.display())
+        format!("{}:{l}:{c}", self.file.shown_at(offset as usize))
     }
 }
 
