@@ -118,7 +118,7 @@ impl MoveSet {
 /// A run-time value.
 ///
 /// Two words (checked below): a 32-bit tag, then the payload — the 32-bit kinds right
-/// /// after the tag, an integer or a pointer in the second word (a list is a thin `Arc` for
+/// after the tag, an integer or a pointer in the second word (a list is a thin `Arc` for
 /// that). A two-word value is copied in two moves and passed and returned in registers;
 /// at three words (a full-word tag and a fat list pointer) the rules machine ran 4% more
 /// instructions per match. A one-byte tag made the old tree-walking interpreter stall on
