@@ -399,7 +399,36 @@ impl Match<'_> {
                     self.frames.pop();
                     return Ok(Exit::Returned(v));
                 }
-                _ => match self.rare(ins, at, pc, base)? {
+                // Listed, not `_`: the dispatch's jump table then covers every kind and
+                // needs no range check.
+                Ins::StoreAdd(..)
+                | Ins::StoreSub(..)
+                | Ins::MovesInto(..)
+                | Ins::AddMoves(..)
+                | Ins::LetPair(..)
+                | Ins::Table(..)
+                | Ins::ListIndex
+                | Ins::MoveEnd(..)
+                | Ins::MoveKeeper
+                | Ins::Not
+                | Ins::Neg
+                | Ins::AreaList(..)
+                | Ins::IntList(..)
+                | Ins::NoArm(..)
+                | Ins::ChooseFrom(..)
+                | Ins::ChooseArms(..)
+                | Ins::ArmJump(..)
+                | Ins::Roll(..)
+                | Ins::ModStart(..)
+                | Ins::ModRow(..)
+                | Ins::ModEnd(..)
+                | Ins::IterStart(..)
+                | Ins::RepeatStart(..)
+                | Ins::Break(..)
+                | Ins::Incr(..)
+                | Ins::TrigFired(..)
+                | Ins::TrigDone(..)
+                | Ins::Emit(..) => match self.rare(ins, at, pc, base)? {
                     Next::Go => {}
                     Next::Jump(t) => pc = t,
                     Next::Suspend => return Ok(Exit::Suspended),

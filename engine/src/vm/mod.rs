@@ -16,6 +16,7 @@ mod exec;
 mod fold;
 mod fuse;
 mod inline;
+mod light;
 mod logbook;
 pub mod lower;
 mod machine;

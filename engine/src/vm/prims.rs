@@ -14,7 +14,7 @@ use crate::state::{GONE, MatchState, OFF};
 use crate::value::{Dice, MoveSet, Team, Value};
 
 impl Match<'_> {
-    fn count_in(&self, team: Team, s: AreaSet, field_only: bool) -> i64 {
+    pub(super) fn count_in(&self, team: Team, s: AreaSet, field_only: bool) -> i64 {
         let p = &self.st.pieces[team as usize];
         let mut n: i64 = s.iter().map(|a| i64::from(p.count[a as usize])).sum();
         if field_only && p.at[0] < GONE && s.has(p.at[0]) {
@@ -70,6 +70,12 @@ impl Match<'_> {
 
     /// Runs a primitive: pops its arguments, pushes its value.
     pub(crate) fn prim(&mut self, p: Prim, at: u32) -> Result<(), Halt> {
+        if let Some(v) = self.light_prim(p) {
+            let base = self.stack.len() - p.params().len();
+            self.stack.truncate(base);
+            self.stack.push(v);
+            return Ok(());
+        }
         let base = self.stack.len() - p.params().len();
         let v = self.prim_value(p, base, at)?;
         self.stack.truncate(base);

@@ -58,7 +58,11 @@ impl Match<'_> {
                     }
                 };
                 let t = self.pop_team(at)?;
-                let dests = if self.st.pieces[t as usize].field_areas(true).has(from) {
+                let pc = &self.st.pieces[t as usize];
+                // An unmoved field piece in `from` (`field_areas(true).has(from)`, stopping
+                // at the first).
+                let live = (1..pc.at.len()).any(|i| pc.at[i] == from && pc.moved & (1 << i) == 0);
+                let dests = if live {
                     to.minus(AreaSet::one(from))
                 } else {
                     AreaSet::EMPTY
