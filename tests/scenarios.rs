@@ -229,7 +229,9 @@ fn every_and_nth_name_the_one_that_failed() {
 
 /// A run that starts after the stages that set the turn's state (the areas occupied at the
 /// start of the turn, the modifier area) is refused when its position does not give that
-/// state, naming each variable and the procedures that would have set it.
+/// state, naming each variable and the procedures that would have set it; and a position
+/// the rules cannot derive from without asking a team or rolling (their `[scenario]
+/// derive`) is refused at its `[position]`.
 #[test]
 fn positions_without_the_turn_state_they_need_are_refused() {
     insta::glob!("fixtures/scenario_positions/*.toml", |path| {

@@ -164,6 +164,9 @@ fn merge(
     if !mt.turn.is_empty() {
         bm.turn = mt.turn;
     }
+    if top.scenario.derive.is_some() {
+        below.scenario.derive = top.scenario.derive;
+    }
     below.procedures.extend(top.procedures);
     for (name, t) in top.tables {
         match below.tables.get_mut(&name) {
@@ -540,6 +543,7 @@ fn build(
         half_start: None,
         stages: Vec::new(),
         turn_end: None,
+        scenario_derive: None,
         ball_values: nums.ball_values,
         pieces: nums.pieces,
         count_cap: nums.count_cap,
@@ -931,6 +935,11 @@ fn build(
         .turn_end
         .as_ref()
         .and_then(|s| proc_ref(&rs, s, "match.turn_end", &mut errors));
+    rs.scenario_derive = raw
+        .scenario
+        .derive
+        .as_ref()
+        .and_then(|s| proc_ref(&rs, s, "scenario.derive", &mut errors));
     for s in &m.turn {
         if let Some(i) = proc_ref(&rs, s, "match.turn", &mut errors) {
             rs.stages.push(i);
@@ -951,6 +960,7 @@ fn build(
         .chain(rs.start.iter())
         .chain(rs.half_start.iter())
         .chain(rs.turn_end.iter())
+        .chain(rs.scenario_derive.iter())
     {
         let p = &rs.procs[*i as usize];
         if !p.params.is_empty() {

@@ -46,6 +46,9 @@ pub struct RawRuleset {
     /// breaks down by a field's value.
     #[serde(default)]
     pub figures: IndexMap<String, Spanned<RawFigure>>,
+    /// What the scenario runner does with the rules (`docs/scenarios.md`).
+    #[serde(default)]
+    pub scenario: RawScenarioRules,
     /// What a layer removes from the ruleset it extends: `"procedures.NAME"`,
     /// `"tables.NAME"`, `"tables.NAME.rows.KEY"`, `"triggers.NAME"`, `"hooks.NAME"`,
     /// `"constants.NAME"`, `"narration.KIND"`, `"figures.NAME"`.
@@ -207,6 +210,16 @@ pub struct RawMatch {
     /// Largest number of pieces of one team counted in an area (0: no cap).
     #[serde(default)]
     pub count_cap: Option<Spanned<i64>>,
+}
+
+/// `[scenario]`: what a scenario's runner does with the rules.
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenarioRules {
+    /// Procedure (no parameters) run after a scenario's position is placed, before its
+    /// run: it derives what follows from the position. Never run in a match.
+    #[serde(default)]
+    pub derive: Option<Spanned<String>>,
 }
 
 /// `[procedures.NAME]`.

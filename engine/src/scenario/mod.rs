@@ -5,6 +5,7 @@
 //! the engine) and hands them to [`Scenario::run`].
 
 mod check;
+mod derive;
 mod ending;
 mod expect;
 mod expect_log;
@@ -243,6 +244,7 @@ impl Scenario {
         self.check_required(rs, &plan)?;
         let mut m = Match::new(rs, 0);
         self.set_position(rs, &mut m.st, sets)?;
+        self.derive(rs, &mut m.st)?;
         m.stop_at = stop;
         m.set_schedule(plan);
         Ok(m)

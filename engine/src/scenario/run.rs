@@ -77,6 +77,7 @@ impl Scenario {
 
         // ---- the position
         self.set_position(rs, &mut m.m.st, sets)?;
+        let derived = self.derive(rs, &mut m.m.st)?;
         if keep {
             m = m.with_states();
         }
@@ -87,10 +88,13 @@ impl Scenario {
         self.check_required(rs, &plan)?;
         m.m.set_schedule(plan.clone());
         let run_error = m.run(&mut |_, _| Ok(())).err().map(|e| e.to_string());
-        let mut narration: Vec<String> = m
-            .events()
-            .iter()
-            .filter_map(|e| crate::log::narrate(rs, e, true))
+        let mut narration: Vec<String> = derived
+            .into_iter()
+            .chain(
+                m.events()
+                    .iter()
+                    .filter_map(|e| crate::log::narrate(rs, e, true)),
+            )
             .collect();
         let ran = Ran {
             events: m.events(),
