@@ -292,30 +292,38 @@ fn script_errors_name_the_team_and_the_choice() {
     );
 }
 
-/// The default `modifiers` check (the last list) fails on a run that computes lists after
-/// the one played, and says how to name the list of what was played.
+/// The default `modifiers` check counts the lists of what was played, not the lists the
+/// rules compute together to offer a decision (the pass to every target weighed for a
+/// second action): the scenario passes with the pass played (+1) and fails, saying what
+/// was left out, with the last list computed (+2), which the default checked before.
 #[test]
-fn the_last_modifier_list_need_not_be_the_one_played() {
-    let dir = root().join("tests/fixtures/scenario_forms");
-    let text = std::fs::read_to_string(dir.join("passes.toml")).expect("fixture");
-    let text = text.replace(
-        "modifiers = { pass = { total = 1, after = \"target area\" } }",
-        "modifiers = { pass = 1 }",
-    );
-    let path = dir.join("last_list.tmp.toml");
-    std::fs::write(&path, text).expect("write");
-    let s = Scenario::load(&path);
-    let _ = std::fs::remove_file(&path);
-    let s = s.unwrap_or_else(|e| panic!("{e}"));
+fn the_default_modifier_list_is_the_one_played() {
+    let path = root().join("tests/scenarios/2024/modifiers_of_the_pass_played.toml");
+    let text = std::fs::read_to_string(&path).expect("scenario");
+    let s = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let rs = ruleset_at(&ruleset_path("2024"));
+    let r = s.run(&rs).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.passed(), "{:#?}", r.failures);
+    let text = text.replace("modifiers = { pass = 1 }", "modifiers = { pass = 2 }");
+    let tmp = root().join("tests/fixtures/scenario_forms/last_list.tmp.toml");
+    std::fs::write(
+        &tmp,
+        text.replace(
+            "rules = \"2024\"",
+            "rules = \"../../../rulesets/2024.toml\"",
+        ),
+    )
+    .expect("write");
+    let s = Scenario::load(&tmp);
+    let _ = std::fs::remove_file(&tmp);
     let r = s
-        .run(&ruleset_at(&s.rules_path().expect("a path")))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .run(&rs)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        r.failures
-            .iter()
-            .any(|f| f.starts_with("modifiers \"pass\": expected 1, got ")
-                && f.contains("lists of that name: rules also compute lists to offer a decision")),
-        "{:#?}",
-        r.failures
+    assert_eq!(
+        r.failures,
+        [
+            "modifiers \"pass\": expected 2, got 1 (the one list of what was played; 24 others of that name were computed together to offer a decision; `{ total = 2, after = \"DECISION\" }` checks the first list after a decision)"
+        ]
     );
 }
