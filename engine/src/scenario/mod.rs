@@ -4,7 +4,9 @@
 //! A scenario names its rules; the caller loads them (an edition name means nothing to
 //! the engine) and hands them to [`Scenario::run`].
 
+mod call;
 mod check;
+mod course;
 mod derive;
 mod ending;
 mod expect;
@@ -24,6 +26,7 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 use crate::ruleset::Ruleset;
+use crate::value::Value;
 use crate::vm::{Match, Schedule};
 
 pub use spec::{
@@ -188,15 +191,29 @@ impl Scenario {
     /// What the scenario's run runs: its procedures, its stages from `run.from` to
     /// `run.to`, or `run.turns` whole turns.
     pub fn plan(&self, rs: &Ruleset) -> Result<Schedule, ScenarioError> {
+        if self.run.until.is_some() {
+            return Ok(Schedule::Turns(if self.run.turns > 0 {
+                self.run.turns
+            } else {
+                u32::MAX
+            }));
+        }
         if self.run.turns > 0 {
             return Ok(Schedule::Turns(self.run.turns));
         }
         let mut plan: Vec<u16> = Vec::new();
         if !self.run.procedures.is_empty() {
             for p in &self.run.procedures {
-                plan.push(rs.procedure(p).ok_or_else(|| {
-                    self.err(format!("run.procedures: the rules have no procedure `{p}`"))
-                })?);
+                let (name, args) = call::split_call(p).map_err(|e| self.err(e))?;
+                let idx = rs.procedure(name).ok_or_else(|| {
+                    self.err(format!(
+                        "run.procedures: the rules have no procedure `{name}`"
+                    ))
+                })?;
+                // A call with arguments is run after the list (`Scenario::tail_call`).
+                if args.is_none_or(|a| a.is_empty()) {
+                    plan.push(idx);
+                }
             }
         } else {
             let pos = |name: &Option<String>,
@@ -228,6 +245,17 @@ impl Scenario {
         Ok(Schedule::Procs(plan))
     }
 
+    /// The procedures the run lists, the tail call included: what the run may run, for
+    /// the turn state it needs and for saying where it was cut short.
+    pub(super) fn listed(&self, plan: &Schedule, tail: Option<&(u16, Vec<Value>)>) -> Schedule {
+        match (plan, tail) {
+            (Schedule::Procs(l), Some((p, _))) => {
+                Schedule::Procs(l.iter().copied().chain([*p]).collect())
+            }
+            _ => plan.clone(),
+        }
+    }
+
     /// A match at the scenario's position with its run set as the schedule, not started:
     /// for a driver that steps it itself (exact odds). `rs` is the scenario's ruleset;
     /// the strings the scenario names are interned in it first. The scenario's dice and
@@ -238,10 +266,21 @@ impl Scenario {
             self.team(k, "run.choices")?;
         }
         let sets = self.resolve_vars(rs)?;
+        let tail = self.tail_call(rs)?;
         let stop = self.run.stop_at.as_ref().map(|k| rs.intern(k));
         let rs: &'r Ruleset = rs;
         let plan = self.plan(rs)?;
-        self.check_required(rs, &plan)?;
+        self.check_required(rs, &self.listed(&plan, tail.as_ref()))?;
+        if tail.is_some() && !matches!(&plan, Schedule::Procs(l) if l.is_empty()) {
+            return Err(self.err(
+                "run.procedures: exact odds follow one schedule: a call with arguments \
+                 (`goal_kick(home)`) can be enumerated alone, not after other procedures",
+            ));
+        }
+        let plan = match tail {
+            Some((p, args)) => Schedule::Call(p, args),
+            None => plan,
+        };
         let mut m = Match::new(rs, 0);
         self.set_position(rs, &mut m.st, sets)?;
         self.derive(rs, &mut m.st)?;
