@@ -327,3 +327,29 @@ fn the_default_modifier_list_is_the_one_played() {
         ]
     );
 }
+
+/// A placement given as a position that the setup cannot end with stops the run, naming
+/// the team, the placement, what is short and the legal areas: a piece the rules would
+/// put where the setup forbids (a second player in the opponent's penalty area at a
+/// penalty kick), and a placement of fewer pieces than the setup places.
+#[test]
+fn placements_that_cannot_be_kept_are_named() {
+    let cases = [
+        (
+            "placement_not_legal.toml",
+            "the rules stopped with an error: home's placement { N_BOX = 2, N_FRONT = 3, CENTRE = 3, S_FRONT = 2 } cannot be kept: \"setup\" asks for one more piece, and the areas that lack pieces, N_BOX (1 of 2), are not legal; legal: \"S_BOX\", ",
+        ),
+        (
+            "placement_short.toml",
+            "the rules stopped with an error: home's placement { N_FRONT = 4, N_WEST_WING = 1, N_EAST_WING = 1, CENTRE = 2, S_FRONT = 1 } cannot be kept: \"setup\" asks for one more piece, and every area has its pieces (the placement gives fewer than the setup places); legal: ",
+        ),
+    ];
+    for (file, failure) in cases {
+        let r = script_fixture(file);
+        assert!(
+            r.failures.iter().any(|f| f.starts_with(failure)),
+            "{file}: no failure starting {failure:?} in {:#?}",
+            r.failures
+        );
+    }
+}

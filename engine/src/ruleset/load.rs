@@ -167,6 +167,9 @@ fn merge(
     if top.scenario.derive.is_some() {
         below.scenario.derive = top.scenario.derive;
     }
+    if top.scenario.placement.is_some() {
+        below.scenario.placement = top.scenario.placement;
+    }
     below.procedures.extend(top.procedures);
     for (name, t) in top.tables {
         match below.tables.get_mut(&name) {
@@ -544,6 +547,7 @@ fn build(
         stages: Vec::new(),
         turn_end: None,
         scenario_derive: None,
+        scenario_placement: None,
         ball_values: nums.ball_values,
         pieces: nums.pieces,
         count_cap: nums.count_cap,
@@ -940,6 +944,7 @@ fn build(
         .derive
         .as_ref()
         .and_then(|s| proc_ref(&rs, s, "scenario.derive", &mut errors));
+    rs.scenario_placement = raw.scenario.placement.as_ref().map(|s| s.get_ref().clone());
     for s in &m.turn {
         if let Some(i) = proc_ref(&rs, s, "match.turn", &mut errors) {
             rs.stages.push(i);

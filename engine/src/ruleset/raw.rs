@@ -220,6 +220,10 @@ pub struct RawScenarioRules {
     /// run: it derives what follows from the position. Never run in a match.
     #[serde(default)]
     pub derive: Option<Spanned<String>>,
+    /// The decision that places one piece in an area during a setup (`"setup"`): a
+    /// scenario's `run.placements` answers it from the placement it gives.
+    #[serde(default)]
+    pub placement: Option<Spanned<String>>,
 }
 
 /// `[procedures.NAME]`.

@@ -12,6 +12,7 @@ mod ending;
 mod expect;
 mod expect_log;
 mod names;
+mod placement;
 mod position;
 mod requires;
 mod run;
@@ -156,7 +157,8 @@ impl Scenario {
     /// stages, decisions and their labels, modifier lists, areas, teams) against `rs`: an
     /// unknown one is an error at its line and column, with the closest known name.
     pub fn check(&self, rs: &Ruleset) -> Result<(), ScenarioError> {
-        self.check_names(rs, &names::Names::of(rs))
+        self.check_names(rs, &names::Names::of(rs))?;
+        self.check_placements(rs)
     }
 
     /// The match options as `(name, value)` pairs, as `--option NAME=VALUE` gives them.

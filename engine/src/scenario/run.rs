@@ -31,6 +31,10 @@ impl Scenario {
             |t: &'static str| Script::new(t, self.run.choices.get(t).cloned().unwrap_or_default());
         let (home, home_used) = script("home");
         let (away, away_used) = script("away");
+        let (home, away) = (
+            self.placing(rules, "home", home),
+            self.placing(rules, "away", away),
+        );
         for k in self.run.choices.keys() {
             self.team(k, "run.choices")?;
         }

@@ -97,6 +97,10 @@ pub struct Run {
     /// Choices by label, per team.
     #[serde(default)]
     pub choices: BTreeMap<String, Vec<String>>,
+    /// Each setup's placement, per team, as a position: field pieces per area the setup
+    /// ends with (the rules' placement decision is answered from it).
+    #[serde(default)]
+    pub placements: BTreeMap<String, IndexMap<String, u8>>,
 }
 
 /// How exact odds are worked out from a scenario's position ([`crate::odds`],
