@@ -1,5 +1,4 @@
-//! Procedures with arguments in `run.procedures`: `goal_kick(home)`,
-//! `free_kick(away, N_FRONT)`. A call is written as the procedure's name and its arguments
+//! Procedures with arguments in `run.procedures`: `name(home)`, `name(away, N_FRONT)`. A call is written as the procedure's name and its arguments
 //! in brackets, each as TOML of the parameter's type or a bare word (a team, an area, a
 //! string); it may only be the last procedure listed (what a run does after a procedure
 //! that may end the turn is known only for procedures without arguments).
@@ -39,7 +38,7 @@ pub(super) fn split_call(s: &str) -> Result<(&str, Option<Vec<&str>>), String> {
     Ok((s[..open].trim(), Some(args)))
 }
 
-/// An argument as a TOML value: TOML when it parses as one (`3`, `true`, `"free kick"`,
+/// An argument as a TOML value: TOML when it parses as one (`3`, `true`, `"a word"`,
 /// `["N_FRONT", "CENTRE"]`), otherwise the bare word as a string (`home`, `N_FRONT`).
 fn arg_value(a: &str) -> toml::Value {
     toml::from_str::<toml::Table>(&format!("v = {a}"))
@@ -55,7 +54,7 @@ fn example(ty: Ty) -> &'static str {
         Ty::Area => "N_FRONT",
         Ty::Int => "3",
         Ty::Bool => "true",
-        Ty::Str => "\"free kick\"",
+        Ty::Str => "\"a word\"",
         Ty::Areas => "[N_FRONT, CENTRE]",
         Ty::List => "[4, 4, 2]",
         _ => "...",

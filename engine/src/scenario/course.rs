@@ -1,5 +1,5 @@
 //! The run's course beyond one schedule: a procedure with arguments after the listed ones
-//! (`goal_kick(home)`), and whole turns through half time to the end of the half or the
+//! (`name(home)`), and whole turns through half time to the end of the half or the
 //! match (`run.until`), the half's end and the next half's start as a match runs them.
 
 use crate::game::Game;

@@ -35,6 +35,48 @@ pub use spec::{
     OfferedChecks, OfferedSpec, Position, Run, TeamPosition, Which,
 };
 
+/// A decision of the rules and the labels a scenario's script answers it with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionLabels {
+    /// The decision's name (`choose "NAME" ...`).
+    pub name: String,
+    /// The labels of its `choose { ... }` arms, sorted.
+    pub arms: Vec<String>,
+    /// The label of its `skip` option, for a choice among areas or moves (`done`).
+    pub skip: Vec<String>,
+    /// Whether it chooses among areas or moves (`choose ... from`): an area (`CENTRE`) or
+    /// a move (`A->B`, `GK A->B`) is a label too.
+    pub board: bool,
+}
+
+/// Every decision of `rs` with its labels, by name: what `fuba rules show --decisions`
+/// lists, so a script writer sees each decision's word for declining (`done`, `no`,
+/// `none`, `stay`...).
+pub fn decision_labels(rs: &Ruleset) -> Vec<DecisionLabels> {
+    let names = names::Names::of(rs);
+    names
+        .decisions
+        .iter()
+        .map(|(name, labels)| {
+            let skip: Vec<String> = names
+                .skips
+                .get(name)
+                .map(|s| s.iter().cloned().collect())
+                .unwrap_or_default();
+            DecisionLabels {
+                name: name.clone(),
+                arms: labels
+                    .iter()
+                    .filter(|l| !skip.contains(l))
+                    .cloned()
+                    .collect(),
+                skip,
+                board: names.open.contains(name),
+            }
+        })
+        .collect()
+}
+
 /// A scenario file as written.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -276,7 +318,7 @@ impl Scenario {
         if tail.is_some() && !matches!(&plan, Schedule::Procs(l) if l.is_empty()) {
             return Err(self.err(
                 "run.procedures: exact odds follow one schedule: a call with arguments \
-                 (`goal_kick(home)`) can be enumerated alone, not after other procedures",
+                 (`name(home)`) can be enumerated alone, not after other procedures",
             ));
         }
         let plan = match tail {
