@@ -353,3 +353,35 @@ fn placements_that_cannot_be_kept_are_named() {
         );
     }
 }
+
+/// A run `until` the end of the match that is stopped before it fails when it says it
+/// must get there, naming where it stopped; the same run to its end passes (and the match
+/// is over).
+#[test]
+fn a_run_until_the_end_of_the_match_must_reach_it() {
+    let path = root().join("tests/scenarios/original/match_end.toml");
+    let rs = ruleset_at(&ruleset_path("original"));
+    let s = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let r = s.run(&rs).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.passed(), "{:#?}", r.failures);
+    let text = std::fs::read_to_string(&path).expect("scenario");
+    let text = text.replace("dice = [3, 2]", "dice = [6, 1]\nstop_at = \"pass\"");
+    let text = format!(
+        "{}[expect]\ncompleted = true\n",
+        &text[..text.find("[expect]").expect("expect")]
+    );
+    let tmp = root().join("tests/fixtures/scenario_forms/not_the_end.tmp.toml");
+    std::fs::write(&tmp, text).expect("write");
+    let s = Scenario::load(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    let r = s
+        .unwrap_or_else(|e| panic!("{e}"))
+        .run(&rs)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        r.failures,
+        [
+            "completed: expected the run to reach the end of the match, it stopped at half 2 90+3 (stop_at)"
+        ]
+    );
+}
