@@ -320,7 +320,7 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
             )
         }
         What::Decisions => {
-            let all = fuba_engine::scenario::decision_labels(&rs);
+            let all = fuba_engine::scenario::decision_labels(rs);
             t.push_str(&format!(
                 "decisions of {} ({}): the labels a scenario's script answers each with\n\n",
                 rs.name,
