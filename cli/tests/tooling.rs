@@ -116,7 +116,10 @@ fn show_lists_decisions_with_their_labels() {
             .unwrap_or_else(|| panic!("no {name:?} in {out}"))
             .to_string()
     };
-    assert!(line("free movement").ends_with("an area or a move, done (skip)"), "{out}");
+    assert!(
+        line("free movement").ends_with("an area or a move, done (skip)"),
+        "{out}"
+    );
     assert!(line("goal attempt").ends_with("no shot, shoot"), "{out}");
     let o = fuba(&["rules", "show", "2015", "--decisions", "--format", "json"]);
     let j = json(&o);
