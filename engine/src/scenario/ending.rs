@@ -87,8 +87,10 @@ impl Scenario {
                     ran.st.clock.added,
                     if ran.stopped {
                         " (stop_at)"
-                    } else {
+                    } else if self.run.turns > 0 {
                         " (run.turns ran out)"
+                    } else {
+                        " (the half reached the rules' cap on turns)"
                     }
                 ),
                 None => "completed: expected every turn to run, but the half ended".to_string(),
