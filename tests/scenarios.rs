@@ -229,7 +229,9 @@ fn every_and_nth_name_the_one_that_failed() {
 
 /// A run that starts after the stages that set the turn's state (the areas occupied at the
 /// start of the turn, the modifier area) is refused when its position does not give that
-/// state, naming each variable and the procedures that would have set it.
+/// state, naming each variable and the procedures that would have set it; and a position
+/// the rules cannot derive from without asking a team or rolling (their `[scenario]
+/// derive`) is refused at its `[position]`.
 #[test]
 fn positions_without_the_turn_state_they_need_are_refused() {
     insta::glob!("fixtures/scenario_positions/*.toml", |path| {
@@ -290,30 +292,96 @@ fn script_errors_name_the_team_and_the_choice() {
     );
 }
 
-/// The default `modifiers` check (the last list) fails on a run that computes lists after
-/// the one played, and says how to name the list of what was played.
+/// The default `modifiers` check counts the lists of what was played, not the lists the
+/// rules compute together to offer a decision (the pass to every target weighed for a
+/// second action): the scenario passes with the pass played (+1) and fails, saying what
+/// was left out, with the last list computed (+2), which the default checked before.
 #[test]
-fn the_last_modifier_list_need_not_be_the_one_played() {
-    let dir = root().join("tests/fixtures/scenario_forms");
-    let text = std::fs::read_to_string(dir.join("passes.toml")).expect("fixture");
-    let text = text.replace(
-        "modifiers = { pass = { total = 1, after = \"target area\" } }",
-        "modifiers = { pass = 1 }",
-    );
-    let path = dir.join("last_list.tmp.toml");
-    std::fs::write(&path, text).expect("write");
-    let s = Scenario::load(&path);
-    let _ = std::fs::remove_file(&path);
-    let s = s.unwrap_or_else(|e| panic!("{e}"));
+fn the_default_modifier_list_is_the_one_played() {
+    let path = root().join("tests/scenarios/2024/modifiers_of_the_pass_played.toml");
+    let text = std::fs::read_to_string(&path).expect("scenario");
+    let s = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let rs = ruleset_at(&ruleset_path("2024"));
+    let r = s.run(&rs).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.passed(), "{:#?}", r.failures);
+    let text = text.replace("modifiers = { pass = 1 }", "modifiers = { pass = 2 }");
+    let tmp = root().join("tests/fixtures/scenario_forms/last_list.tmp.toml");
+    std::fs::write(
+        &tmp,
+        text.replace(
+            "rules = \"2024\"",
+            "rules = \"../../../rulesets/2024.toml\"",
+        ),
+    )
+    .expect("write");
+    let s = Scenario::load(&tmp);
+    let _ = std::fs::remove_file(&tmp);
     let r = s
-        .run(&ruleset_at(&s.rules_path().expect("a path")))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .run(&rs)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        r.failures
-            .iter()
-            .any(|f| f.starts_with("modifiers \"pass\": expected 1, got ")
-                && f.contains("lists of that name: rules also compute lists to offer a decision")),
-        "{:#?}",
-        r.failures
+    assert_eq!(
+        r.failures,
+        [
+            "modifiers \"pass\": expected 2, got 1 (the one list of what was played; 24 others of that name were computed together to offer a decision; `{ total = 2, after = \"DECISION\" }` checks the first list after a decision)"
+        ]
+    );
+}
+
+/// A placement given as a position that the setup cannot end with stops the run, naming
+/// the team, the placement, what is short and the legal areas: a piece the rules would
+/// put where the setup forbids (a second player in the opponent's penalty area at a
+/// penalty kick), and a placement of fewer pieces than the setup places.
+#[test]
+fn placements_that_cannot_be_kept_are_named() {
+    let cases = [
+        (
+            "placement_not_legal.toml",
+            "the rules stopped with an error: home's placement { N_BOX = 2, N_FRONT = 3, CENTRE = 3, S_FRONT = 2 } cannot be kept: \"setup\" asks for one more piece, and the areas that lack pieces, N_BOX (1 of 2), are not legal; legal: \"S_BOX\", ",
+        ),
+        (
+            "placement_short.toml",
+            "the rules stopped with an error: home's placement { N_FRONT = 4, N_WEST_WING = 1, N_EAST_WING = 1, CENTRE = 2, S_FRONT = 1 } cannot be kept: \"setup\" asks for one more piece, and every area has its pieces (the placement gives fewer than the setup places); legal: ",
+        ),
+    ];
+    for (file, failure) in cases {
+        let r = script_fixture(file);
+        assert!(
+            r.failures.iter().any(|f| f.starts_with(failure)),
+            "{file}: no failure starting {failure:?} in {:#?}",
+            r.failures
+        );
+    }
+}
+
+/// A run `until` the end of the match that is stopped before it fails when it says it
+/// must get there, naming where it stopped; the same run to its end passes (and the match
+/// is over).
+#[test]
+fn a_run_until_the_end_of_the_match_must_reach_it() {
+    let path = root().join("tests/scenarios/original/match_end.toml");
+    let rs = ruleset_at(&ruleset_path("original"));
+    let s = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let r = s.run(&rs).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.passed(), "{:#?}", r.failures);
+    let text = std::fs::read_to_string(&path).expect("scenario");
+    let text = text.replace("dice = [3, 2]", "dice = [6, 1]\nstop_at = \"pass\"");
+    let text = format!(
+        "{}[expect]\ncompleted = true\n",
+        &text[..text.find("[expect]").expect("expect")]
+    );
+    let tmp = root().join("tests/fixtures/scenario_forms/not_the_end.tmp.toml");
+    std::fs::write(&tmp, text).expect("write");
+    let s = Scenario::load(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    let r = s
+        .unwrap_or_else(|e| panic!("{e}"))
+        .run(&rs)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        r.failures,
+        [
+            "completed: expected the run to reach the end of the match, it stopped at half 2 90+3 (stop_at)"
+        ]
     );
 }

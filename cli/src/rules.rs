@@ -68,6 +68,10 @@ pub enum RulesCommand {
         /// The options a match can be played with.
         #[arg(long, group = "what")]
         options: bool,
+        /// Every decision with the labels a scenario's script answers it with (the word
+        /// for declining included: `done`, `no`, `none`...).
+        #[arg(long, group = "what")]
+        decisions: bool,
         /// `table`: aligned text; `json`: the same as data.
         #[arg(long, short, value_enum, default_value_t = Format::Table)]
         format: Format,
@@ -171,6 +175,7 @@ pub fn run(c: RulesCommand) -> CliResult {
             procedures,
             skills,
             options,
+            decisions,
             format,
         } => {
             let what = match table {
@@ -179,6 +184,7 @@ pub fn run(c: RulesCommand) -> CliResult {
                 None if procedures => show::What::Procedures,
                 None if skills => show::What::Skills,
                 None if options => show::What::Options,
+                None if decisions => show::What::Decisions,
                 None => show::What::Overview,
             };
             show::run(&rules, &what, format)

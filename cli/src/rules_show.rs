@@ -25,6 +25,8 @@ pub enum What {
     Skills,
     /// Match options.
     Options,
+    /// Decisions with their labels.
+    Decisions,
 }
 
 /// Pads the columns of `rows` to a common width (the last column is not padded).
@@ -309,6 +311,31 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                 rs.procs
                     .iter()
                     .map(|p| json!({"name": p.name, "section": p.section, "params": p.params.iter().map(|(n, ty)| json!({"name": n, "type": ty.to_string()})).collect::<Vec<_>>()}))
+                    .collect(),
+            )
+        }
+        What::Decisions => {
+            let all = fuba_engine::scenario::decision_labels(rs);
+            t.push_str(&format!(
+                "decisions of {} ({}): the labels a scenario's script answers each with\n\n",
+                rs.name,
+                all.len()
+            ));
+            let rows: Vec<Vec<String>> = all
+                .iter()
+                .map(|d| {
+                    let mut labels: Vec<String> = d.arms.clone();
+                    if d.board {
+                        labels.insert(0, "an area or a move".into());
+                    }
+                    labels.extend(d.skip.iter().map(|s| format!("{s} (skip)")));
+                    vec![d.name.clone(), labels.join(", ")]
+                })
+                .collect();
+            t.push_str(&aligned(&rows, "  "));
+            J::Array(
+                all.iter()
+                    .map(|d| json!({"name": d.name, "labels": d.arms, "skip": d.skip, "areas_or_moves": d.board}))
                     .collect(),
             )
         }

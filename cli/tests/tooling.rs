@@ -103,6 +103,35 @@ fn show_lists_constants_procedures_skills_and_options() {
     assert_eq!(j[8]["value"], -2);
 }
 
+/// `--decisions` lists every decision with the labels a scenario's script answers it with,
+/// each decision's word for declining included (issue 14: "done", "no", "no shot"...).
+#[test]
+fn show_lists_decisions_with_their_labels() {
+    let o = fuba(&["rules", "show", "2015", "--decisions"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name:?} in {out}"))
+            .to_string()
+    };
+    assert!(
+        line("free movement").ends_with("an area or a move, done (skip)"),
+        "{out}"
+    );
+    assert!(line("goal attempt").ends_with("no shot, shoot"), "{out}");
+    let o = fuba(&["rules", "show", "2015", "--decisions", "--format", "json"]);
+    let j = json(&o);
+    let fm = j
+        .as_array()
+        .and_then(|a| a.iter().find(|d| d["name"] == "free movement"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(fm["skip"][0], "done");
+    assert_eq!(fm["areas_or_moves"], true);
+}
+
 #[test]
 fn diff_shows_exactly_the_changed_constant_and_the_added_figure() {
     let o = fuba(&[

@@ -337,7 +337,8 @@ pub fn lint(rs: &Ruleset, raw: &RawRuleset) -> Vec<Diagnostic> {
         .iter()
         .chain(rs.half_start.iter())
         .chain(rs.stages.iter())
-        .chain(rs.turn_end.iter());
+        .chain(rs.turn_end.iter())
+        .chain(rs.scenario_derive.iter());
     for &p in roots {
         if !proc_seen[p as usize] {
             proc_seen[p as usize] = true;

@@ -165,6 +165,12 @@ fn merge(
         bm.turn = mt.turn;
     }
     bm.needs.extend(mt.needs);
+    if top.scenario.derive.is_some() {
+        below.scenario.derive = top.scenario.derive;
+    }
+    if top.scenario.placement.is_some() {
+        below.scenario.placement = top.scenario.placement;
+    }
     below.procedures.extend(top.procedures);
     for (name, t) in top.tables {
         match below.tables.get_mut(&name) {
@@ -545,6 +551,8 @@ fn build(
         half_start: None,
         stages: Vec::new(),
         turn_end: None,
+        scenario_derive: None,
+        scenario_placement: None,
         ball_values: nums.ball_values,
         pieces: nums.pieces,
         count_cap: nums.count_cap,
@@ -936,6 +944,12 @@ fn build(
         .turn_end
         .as_ref()
         .and_then(|s| proc_ref(&rs, s, "match.turn_end", &mut errors));
+    rs.scenario_derive = raw
+        .scenario
+        .derive
+        .as_ref()
+        .and_then(|s| proc_ref(&rs, s, "scenario.derive", &mut errors));
+    rs.scenario_placement = raw.scenario.placement.as_ref().map(|s| s.get_ref().clone());
     for s in &m.turn {
         if let Some(i) = proc_ref(&rs, s, "match.turn", &mut errors) {
             rs.stages.push(i);
@@ -956,6 +970,7 @@ fn build(
         .chain(rs.start.iter())
         .chain(rs.half_start.iter())
         .chain(rs.turn_end.iter())
+        .chain(rs.scenario_derive.iter())
     {
         let p = &rs.procs[*i as usize];
         if !p.params.is_empty() {

@@ -256,6 +256,10 @@ pub struct Ruleset {
     pub stages: Vec<u16>,
     /// Procedure run at the end of each turn.
     pub turn_end: Option<u16>,
+    /// Procedure a scenario's runner calls after placing a position (`[scenario] derive`).
+    pub scenario_derive: Option<u16>,
+    /// The decision that places a piece during a setup (`[scenario] placement`).
+    pub scenario_placement: Option<String>,
     /// Lowest and highest ball value.
     pub ball_values: (i64, i64),
     /// Pieces per team, goalkeeper included.

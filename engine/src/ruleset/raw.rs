@@ -46,6 +46,9 @@ pub struct RawRuleset {
     /// breaks down by a field's value.
     #[serde(default)]
     pub figures: IndexMap<String, Spanned<RawFigure>>,
+    /// What the scenario runner does with the rules (`docs/scenarios.md`).
+    #[serde(default)]
+    pub scenario: RawScenarioRules,
     /// What a layer removes from the ruleset it extends: `"procedures.NAME"`,
     /// `"tables.NAME"`, `"tables.NAME.rows.KEY"`, `"triggers.NAME"`, `"hooks.NAME"`,
     /// `"constants.NAME"`, `"narration.KIND"`, `"figures.NAME"`.
@@ -210,6 +213,20 @@ pub struct RawMatch {
     /// What the rules need of the numbers above (`[match.needs.KEY]`), by key.
     #[serde(default)]
     pub needs: IndexMap<String, super::needs::RawNeed>,
+}
+
+/// `[scenario]`: what a scenario's runner does with the rules.
+#[derive(Debug, Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenarioRules {
+    /// Procedure (no parameters) run after a scenario's position is placed, before its
+    /// run: it derives what follows from the position. Never run in a match.
+    #[serde(default)]
+    pub derive: Option<Spanned<String>>,
+    /// The decision that places one piece in an area during a setup (`"setup"`): a
+    /// scenario's `run.placements` answers it from the placement it gives.
+    #[serde(default)]
+    pub placement: Option<Spanned<String>>,
 }
 
 /// `[procedures.NAME]`.

@@ -261,39 +261,8 @@ impl Scenario {
                 ));
             }
         }
-        for (i, p) in r.procedures.iter().enumerate() {
-            let path = [Key("run"), Key("procedures"), Index(i)];
-            match rs.procedure(p) {
-                None => {
-                    let all = rs.procs.iter().map(|p| p.name.as_str());
-                    return Err(self.err_at(
-                        &path,
-                        false,
-                        format!(
-                            "run.procedures: the rules have no procedure `{p}`{}",
-                            hint(p, all)
-                        ),
-                    ));
-                }
-                Some(i) if !rs.procs[i as usize].params.is_empty() => {
-                    let params = &rs.procs[i as usize].params;
-                    return Err(self.err_at(
-                        &path,
-                        false,
-                        format!(
-                            "run.procedures: `{p}` takes arguments ({}); only a procedure \
-                             without parameters can be run",
-                            params
-                                .iter()
-                                .map(|(n, _)| n.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    ));
-                }
-                Some(_) => {}
-            }
-        }
+        self.check_procedures(rs)?;
+        self.check_until()?;
         if let Some(k) = &r.stop_at {
             self.check_kind(names, k, &[Key("run"), Key("stop_at")])?;
         }

@@ -5,6 +5,7 @@ use crate::ruleset::Ruleset;
 use crate::vm::Schedule;
 
 use super::Scenario;
+use super::course::Until;
 use super::expect::Ran;
 
 impl Scenario {
@@ -52,18 +53,21 @@ impl Scenario {
     /// `run.procedures`, with no `stop_at` and no expected error) that every listed
     /// procedure ran (the last one may end the turn or the half: nothing listed is left).
     pub(super) fn ending(&self, ran: &Ran<'_>, plan: &Schedule, cut: Option<&str>) -> Vec<String> {
+        // A run of procedures, or until an end without a number of turns, must get there.
+        let listing =
+            !self.run.procedures.is_empty() || (self.run.until.is_some() && self.run.turns == 0);
         let want = self.expect.completed.or_else(|| {
-            (!self.run.procedures.is_empty()
-                && self.run.stop_at.is_none()
-                && self.expect.error.is_none())
-            .then_some(true)
+            (listing && self.run.stop_at.is_none() && self.expect.error.is_none()).then_some(true)
         });
         let (Some(want), None) = (want, &ran.error) else {
             return Vec::new();
         };
-        let completed = match plan {
+        let until = self.until();
+        let completed = match (until, plan) {
+            (Some(Until::HalfEnd), _) => ran.half_ended,
+            (Some(Until::MatchEnd), _) => ran.match_ended,
             // Whole turns: all of them unless the half ended.
-            Schedule::Turns(_) => !ran.half_ended,
+            (None, Schedule::Turns(_)) => !ran.half_ended,
             _ => cut.is_none(),
         };
         match (want, cut) {
@@ -74,9 +78,23 @@ impl Scenario {
                 "completed: expected the run to end before its last procedure, but all of them ran"
                     .to_string(),
             ],
-            (true, None) if !completed => {
-                vec!["completed: expected every turn to run, but the half ended".to_string()]
-            }
+            (true, None) if !completed => vec![match until {
+                Some(u) => format!(
+                    "completed: expected the run to reach the end of the {}, it stopped at half {} {}+{}{}",
+                    if u == Until::HalfEnd { "half" } else { "match" },
+                    ran.st.clock.half,
+                    ran.st.clock.minute,
+                    ran.st.clock.added,
+                    if ran.stopped {
+                        " (stop_at)"
+                    } else if self.run.turns > 0 {
+                        " (run.turns ran out)"
+                    } else {
+                        " (the half reached the rules' cap on turns)"
+                    }
+                ),
+                None => "completed: expected every turn to run, but the half ended".to_string(),
+            }],
             _ => Vec::new(),
         }
     }

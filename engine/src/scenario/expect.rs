@@ -22,6 +22,9 @@ pub(super) struct Ran<'a> {
     pub half_ended: bool,
     /// The run's error, if it stopped with one.
     pub error: Option<String>,
+    /// Whether the match ended: the run went on to the end of its last half, or a rule
+    /// ended the last half.
+    pub match_ended: bool,
     /// Whether it stopped at `run.stop_at`.
     pub stopped: bool,
     /// How many scripted labels each team used, home first.
@@ -219,7 +222,7 @@ impl Scenario {
                 .events
                 .iter()
                 .any(|e| matches!(e.kind, EventKind::MatchEnd { .. }))
-                || (ran.half_ended && ran.st.clock.half >= rs.halves);
+                || ran.match_ended;
             check!("match over", want.to_string(), over.to_string());
         }
         Ok(failures)

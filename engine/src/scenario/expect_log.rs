@@ -205,17 +205,27 @@ pub(super) fn modifiers(events: &[Event], name: &str, spec: &ModifiersSpec, out:
             }
         },
     };
-    let all: Vec<i64> = events[start..]
+    let lists: Vec<(i64, bool)> = events[start..]
         .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Modifiers { name: n, total, .. } if n == name => Some(*total),
+        .enumerate()
+        .filter_map(|(i, e)| match &e.kind {
+            EventKind::Modifiers { name: n, total, .. } if n == name => {
+                Some((*total, !offer_list(&events[start..], i, name)))
+            }
             _ => None,
         })
         .collect();
-    if all.is_empty() {
+    if lists.is_empty() {
         out.push(format!("{what}: expected {}, never computed", spec.total));
         return;
     }
+    // Without `after`: the lists of what was played (every list when none stands alone).
+    let played: Vec<i64> = lists.iter().filter(|l| l.1).map(|l| l.0).collect();
+    let all: Vec<i64> = if spec.after.is_none() && !played.is_empty() {
+        played
+    } else {
+        lists.iter().map(|l| l.0).collect()
+    };
     let picked = match pick(&all, spec.which, spec.after.is_none(), &what) {
         Ok(p) => p,
         Err(e) => return out.push(e),
@@ -232,7 +242,7 @@ pub(super) fn modifiers(events: &[Event], name: &str, spec: &ModifiersSpec, out:
                     "{what}{}: expected {}, got {t}{}",
                     which_one(spec.which, i, n),
                     spec.total,
-                    last_of_many(&all, spec)
+                    last_of_many(lists.len(), all.len(), spec)
                 ))
             }
         })
@@ -240,18 +250,47 @@ pub(super) fn modifiers(events: &[Event], name: &str, spec: &ModifiersSpec, out:
     judge(spec.which, results, &what, out);
 }
 
-/// For a failing default check (the last list) among several lists of the name: a note
-/// that the last one need not be the list of what was played.
-fn last_of_many(all: &[i64], spec: &ModifiersSpec) -> String {
-    if spec.which != Which::Default || spec.after.is_some() || all.len() < 2 {
+/// Whether the list of `name` at `events[i]` is one of several computed together to offer
+/// a decision (the pass value of every candidate target, before the target is chosen): a
+/// list of the same name is computed just before or just after it, with nothing but other
+/// modifier lists and triggers between. A list of what is played is computed on its own
+/// (then rolled against, or applied).
+fn offer_list(events: &[Event], i: usize, name: &str) -> bool {
+    let same = |e: &Event| match &e.kind {
+        EventKind::Modifiers { name: n, .. } if n == name => Some(true),
+        EventKind::Modifiers { .. } | EventKind::Trigger { .. } => None,
+        _ => Some(false),
+    };
+    let before = events[..i].iter().rev().find_map(same);
+    let after = events[i + 1..].iter().find_map(same);
+    before == Some(true) || after == Some(true)
+}
+
+/// For a failing default check among several lists of the name: how many there were, and
+/// that lists computed together to offer a decision were left out.
+fn last_of_many(lists: usize, played: usize, spec: &ModifiersSpec) -> String {
+    if spec.which != Which::Default || spec.after.is_some() || lists < 2 {
         return String::new();
     }
-    format!(
-        " (the last of {} lists of that name: rules also compute lists to offer a decision; \
-         `{{ total = {}, after = \"DECISION\" }}` checks the first list after a decision)",
-        all.len(),
-        spec.total
-    )
+    if played < lists {
+        let of_played = if played == 1 {
+            "the one list of what was played".to_string()
+        } else {
+            format!("the last of the {played} lists of what was played")
+        };
+        format!(
+            " ({of_played}; {} others of that name were computed together to offer a decision; \
+             `{{ total = {}, after = \"DECISION\" }}` checks the first list after a decision)",
+            lists - played,
+            spec.total
+        )
+    } else {
+        format!(
+            " (the last of {lists} lists of that name; `{{ total = {}, after = \"DECISION\" }}` \
+             checks the first list after a decision)",
+            spec.total
+        )
+    }
 }
 
 /// The team whose piece moved first in the run (not a setup's placement).

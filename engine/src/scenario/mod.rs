@@ -4,11 +4,15 @@
 //! A scenario names its rules; the caller loads them (an edition name means nothing to
 //! the engine) and hands them to [`Scenario::run`].
 
+mod call;
 mod check;
+mod course;
+mod derive;
 mod ending;
 mod expect;
 mod expect_log;
 mod names;
+mod placement;
 mod position;
 mod requires;
 mod run;
@@ -23,12 +27,55 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 use crate::ruleset::Ruleset;
+use crate::value::Value;
 use crate::vm::{Match, Schedule};
 
 pub use spec::{
     BallSpec, ClockSpec, EventFieldsChecks, EventFieldsSpec, Expect, ModifiersSpec, OddsSpec,
     OfferedChecks, OfferedSpec, Position, Run, TeamPosition, Which,
 };
+
+/// A decision of the rules and the labels a scenario's script answers it with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionLabels {
+    /// The decision's name (`choose "NAME" ...`).
+    pub name: String,
+    /// The labels of its `choose { ... }` arms, sorted.
+    pub arms: Vec<String>,
+    /// The label of its `skip` option, for a choice among areas or moves (`done`).
+    pub skip: Vec<String>,
+    /// Whether it chooses among areas or moves (`choose ... from`): an area (`CENTRE`) or
+    /// a move (`A->B`, `GK A->B`) is a label too.
+    pub board: bool,
+}
+
+/// Every decision of `rs` with its labels, by name: what `fuba rules show --decisions`
+/// lists, so a script writer sees each decision's word for declining (`done`, `no`,
+/// `none`, `stay`...).
+pub fn decision_labels(rs: &Ruleset) -> Vec<DecisionLabels> {
+    let names = names::Names::of(rs);
+    names
+        .decisions
+        .iter()
+        .map(|(name, labels)| {
+            let skip: Vec<String> = names
+                .skips
+                .get(name)
+                .map(|s| s.iter().cloned().collect())
+                .unwrap_or_default();
+            DecisionLabels {
+                name: name.clone(),
+                arms: labels
+                    .iter()
+                    .filter(|l| !skip.contains(l))
+                    .cloned()
+                    .collect(),
+                skip,
+                board: names.open.contains(name),
+            }
+        })
+        .collect()
+}
 
 /// A scenario file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -152,7 +199,8 @@ impl Scenario {
     /// stages, decisions and their labels, modifier lists, areas, teams) against `rs`: an
     /// unknown one is an error at its line and column, with the closest known name.
     pub fn check(&self, rs: &Ruleset) -> Result<(), ScenarioError> {
-        self.check_names(rs, &names::Names::of(rs))
+        self.check_names(rs, &names::Names::of(rs))?;
+        self.check_placements(rs)
     }
 
     /// The match options as `(name, value)` pairs, as `--option NAME=VALUE` gives them.
@@ -187,15 +235,29 @@ impl Scenario {
     /// What the scenario's run runs: its procedures, its stages from `run.from` to
     /// `run.to`, or `run.turns` whole turns.
     pub fn plan(&self, rs: &Ruleset) -> Result<Schedule, ScenarioError> {
+        if self.run.until.is_some() {
+            return Ok(Schedule::Turns(if self.run.turns > 0 {
+                self.run.turns
+            } else {
+                u32::MAX
+            }));
+        }
         if self.run.turns > 0 {
             return Ok(Schedule::Turns(self.run.turns));
         }
         let mut plan: Vec<u16> = Vec::new();
         if !self.run.procedures.is_empty() {
             for p in &self.run.procedures {
-                plan.push(rs.procedure(p).ok_or_else(|| {
-                    self.err(format!("run.procedures: the rules have no procedure `{p}`"))
-                })?);
+                let (name, args) = call::split_call(p).map_err(|e| self.err(e))?;
+                let idx = rs.procedure(name).ok_or_else(|| {
+                    self.err(format!(
+                        "run.procedures: the rules have no procedure `{name}`"
+                    ))
+                })?;
+                // A call with arguments is run after the list (`Scenario::tail_call`).
+                if args.is_none_or(|a| a.is_empty()) {
+                    plan.push(idx);
+                }
             }
         } else {
             let pos = |name: &Option<String>,
@@ -227,6 +289,17 @@ impl Scenario {
         Ok(Schedule::Procs(plan))
     }
 
+    /// The procedures the run lists, the tail call included: what the run may run, for
+    /// the turn state it needs and for saying where it was cut short.
+    pub(super) fn listed(&self, plan: &Schedule, tail: Option<&(u16, Vec<Value>)>) -> Schedule {
+        match (plan, tail) {
+            (Schedule::Procs(l), Some((p, _))) => {
+                Schedule::Procs(l.iter().copied().chain([*p]).collect())
+            }
+            _ => plan.clone(),
+        }
+    }
+
     /// A match at the scenario's position with its run set as the schedule, not started:
     /// for a driver that steps it itself (exact odds). `rs` is the scenario's ruleset;
     /// the strings the scenario names are interned in it first. The scenario's dice and
@@ -237,12 +310,24 @@ impl Scenario {
             self.team(k, "run.choices")?;
         }
         let sets = self.resolve_vars(rs)?;
+        let tail = self.tail_call(rs)?;
         let stop = self.run.stop_at.as_ref().map(|k| rs.intern(k));
         let rs: &'r Ruleset = rs;
         let plan = self.plan(rs)?;
-        self.check_required(rs, &plan)?;
+        self.check_required(rs, &self.listed(&plan, tail.as_ref()))?;
+        if tail.is_some() && !matches!(&plan, Schedule::Procs(l) if l.is_empty()) {
+            return Err(self.err(
+                "run.procedures: exact odds follow one schedule: a call with arguments \
+                 (`name(home)`) can be enumerated alone, not after other procedures",
+            ));
+        }
+        let plan = match tail {
+            Some((p, args)) => Schedule::Call(p, args),
+            None => plan,
+        };
         let mut m = Match::new(rs, 0);
         self.set_position(rs, &mut m.st, sets)?;
+        self.derive(rs, &mut m.st)?;
         m.stop_at = stop;
         m.set_schedule(plan);
         Ok(m)

@@ -22,6 +22,8 @@ pub(super) struct Names {
     pub open: BTreeSet<String>,
     /// Modifier list names.
     pub modifiers: BTreeSet<String>,
+    /// The `skip` labels of the decisions that choose among areas or moves.
+    pub skips: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Names {
@@ -46,6 +48,7 @@ impl Names {
         let mut decisions: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut open = BTreeSet::new();
         let mut modifiers = BTreeSet::new();
+        let mut skips: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for b in blocks {
             let mut stmt = |s: &Stmt| {
                 if let Stmt::Emit(kind, fields) = s {
@@ -61,6 +64,7 @@ impl Names {
                     NodeKind::ChooseFrom { kind, skip, .. } => {
                         let labels = decisions.entry(sym(*kind)).or_default();
                         labels.extend(skip.map(sym));
+                        skips.entry(sym(*kind)).or_default().extend(skip.map(sym));
                         open.insert(sym(*kind));
                     }
                     NodeKind::ChooseArms { kind, arms, .. } => {
@@ -86,6 +90,7 @@ impl Names {
         names.decisions = decisions;
         names.open = open;
         names.modifiers = modifiers;
+        names.skips = skips;
         names
     }
 

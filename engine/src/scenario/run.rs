@@ -31,11 +31,16 @@ impl Scenario {
             |t: &'static str| Script::new(t, self.run.choices.get(t).cloned().unwrap_or_default());
         let (home, home_used) = script("home");
         let (away, away_used) = script("away");
+        let (home, away) = (
+            self.placing(rules, "home", home),
+            self.placing(rules, "away", away),
+        );
         for k in self.run.choices.keys() {
             self.team(k, "run.choices")?;
         }
         // Resolve vars before the match borrows the rules.
         let sets = self.resolve_vars(&mut rs)?;
+        let tail = self.tail_call(&mut rs)?;
         let expect_vars: Vec<ExpectVar> = {
             let mut out = Vec::new();
             for (name, v) in &self.expect.vars {
@@ -77,6 +82,7 @@ impl Scenario {
 
         // ---- the position
         self.set_position(rs, &mut m.m.st, sets)?;
+        let derived = self.derive(rs, &mut m.m.st)?;
         if keep {
             m = m.with_states();
         }
@@ -84,25 +90,29 @@ impl Scenario {
         // ---- what to run
         m.m.stop_at = stop_sym;
         let plan = self.plan(rs)?;
-        self.check_required(rs, &plan)?;
-        m.m.set_schedule(plan.clone());
-        let run_error = m.run(&mut |_, _| Ok(())).err().map(|e| e.to_string());
-        let mut narration: Vec<String> = m
-            .events()
-            .iter()
-            .filter_map(|e| crate::log::narrate(rs, e, true))
+        let listed = self.listed(&plan, tail.as_ref());
+        self.check_required(rs, &listed)?;
+        let course = self.run_course(rs, &mut m, plan, tail);
+        let mut narration: Vec<String> = derived
+            .into_iter()
+            .chain(
+                m.events()
+                    .iter()
+                    .filter_map(|e| crate::log::narrate(rs, e, true)),
+            )
             .collect();
         let ran = Ran {
             events: m.events(),
             st: &m.m.st,
-            half_ended: m.m.half_ended,
-            error: run_error,
+            half_ended: course.half_ended,
+            match_ended: course.match_ended || (m.m.half_ended && m.m.st.clock.half >= rs.halves),
+            error: course.error,
             stopped: m.m.stopped,
             labels_used: [home_used.get(), away_used.get()],
         };
         let mut failures = self.expectations(rs, &expect_vars, &ran)?;
-        let cut = self.cut_short(rs, &ran, &plan, m.m.procs_done);
-        failures.extend(self.ending(&ran, &plan, cut.as_deref()));
+        let cut = self.cut_short(rs, &ran, &listed, course.done);
+        failures.extend(self.ending(&ran, &listed, cut.as_deref()));
         if let Some(c) = cut {
             narration.push(format!("({c})"));
         }

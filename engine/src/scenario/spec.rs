@@ -86,6 +86,9 @@ pub struct Run {
     /// Run whole turns (with the turn-end procedure) instead; 0 = use from/to.
     #[serde(default)]
     pub turns: u32,
+    /// Run whole turns until the half ends (`"half end"`) or, through every half time,
+    /// until the match ends (`"match end"`); with `turns`, at most that many turns.
+    pub until: Option<String>,
     /// Stop at the first event of this kind (an `emit` kind or `goal`).
     pub stop_at: Option<String>,
     /// Dice, in order.
@@ -94,6 +97,10 @@ pub struct Run {
     /// Choices by label, per team.
     #[serde(default)]
     pub choices: BTreeMap<String, Vec<String>>,
+    /// Each setup's placement, per team, as a position: field pieces per area the setup
+    /// ends with (the rules' placement decision is answered from it).
+    #[serde(default)]
+    pub placements: BTreeMap<String, IndexMap<String, u8>>,
 }
 
 /// How exact odds are worked out from a scenario's position ([`crate::odds`],
