@@ -135,6 +135,11 @@ pub struct Tally {
     /// Options picked, by decision and label symbol, until [`Tally::finish`].
     #[serde(skip)]
     arm_syms: HashMap<(u32, u32), u64>,
+    /// The place, among the counters tallied, of the procedure a scenario's runner calls
+    /// to derive a position (`[scenario] derive`): never part of a match, so left out of
+    /// the coverage.
+    #[serde(skip)]
+    outside_match: Option<usize>,
 }
 
 /// Where a result goes in `[won, lost, drawn]`, by the goal difference.
@@ -177,6 +182,8 @@ pub fn row_labels(rs: &Ruleset) -> BTreeMap<String, String> {
 impl Tally {
     /// An empty tally of a batch.
     pub fn new(rs: &Ruleset, batch: Batch) -> Self {
+        let rows: usize = rs.tables.iter().map(|t| t.rows.len()).sum();
+        let outside_match = rs.scenario_derive.map(|p| rows + usize::from(p));
         let mut engine = IndexMap::new();
         for k in ["goals", "home_goals", "away_goals", "possession_changes"] {
             engine.insert(k.to_string(), Moments::default());
@@ -210,7 +217,12 @@ impl Tally {
                 .collect(),
             goals_x_shots: 0,
             runaways: 0,
-            coverage: coverage_labels(rs).into_iter().map(|l| (l, 0)).collect(),
+            coverage: coverage_labels(rs)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| Some(*i) != outside_match)
+                .map(|(_, l)| (l, 0))
+                .collect(),
             row_labels: row_labels(rs),
             choices: BTreeMap::new(),
             counted_by: rs
@@ -221,6 +233,7 @@ impl Tally {
             failures: Vec::new(),
             per_match: None,
             arm_syms: HashMap::new(),
+            outside_match,
         }
     }
 
@@ -283,7 +296,11 @@ impl Tally {
         if o.ending == Ending::Runaway {
             self.runaways += 1;
         }
-        let counts = c.rows.iter().flatten().chain(&c.procs).chain(&c.triggers);
+        let outside = self.outside_match;
+        let counts = (c.rows.iter().flatten().chain(&c.procs).chain(&c.triggers))
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != outside)
+            .map(|(_, n)| n);
         for ((_, total), n) in self.coverage.iter_mut().zip(counts) {
             *total += u64::from(*n);
         }
