@@ -2,7 +2,9 @@
 //! resolved and every rule checked, ready to run.
 
 mod chain;
+pub mod collections;
 pub mod diag;
+pub mod expand;
 pub mod figures;
 mod load;
 pub mod lookups;

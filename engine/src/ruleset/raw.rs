@@ -46,6 +46,14 @@ pub struct RawRuleset {
     /// breaks down by a field's value.
     #[serde(default)]
     pub figures: IndexMap<String, Spanned<RawFigure>>,
+    /// Declared collections: typed records a rule iterates over and looks up
+    /// (`[collections.NAME]`, docs/ruleset-format.md).
+    #[serde(default)]
+    pub collections: IndexMap<String, RawCollection>,
+    /// The entries of each collection, by collection then entry name
+    /// (`[entries.COLLECTION."Entry name"]`): field values, and an optional trigger.
+    #[serde(default)]
+    pub entries: IndexMap<String, IndexMap<String, Spanned<RawEntry>>>,
     /// What a layer removes from the ruleset it extends: `"procedures.NAME"`,
     /// `"tables.NAME"`, `"tables.NAME.rows.KEY"`, `"triggers.NAME"`, `"hooks.NAME"`,
     /// `"constants.NAME"`, `"narration.KIND"`, `"figures.NAME"`.
@@ -329,3 +337,28 @@ impl RawFigure {
         }
     }
 }
+
+/// `[collections.NAME]`: a collection's declaration.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawCollection {
+    /// Rulebook section.
+    #[serde(default)]
+    pub section: String,
+    /// What the collection holds.
+    #[serde(default)]
+    pub doc: String,
+    /// The fields of every entry: `name = "int"` (`"str"`, `"bool"`), or
+    /// `name = { type = "int", default = 1 }` for a field an entry may leave out.
+    #[serde(default)]
+    pub fields: IndexMap<String, Spanned<toml::Value>>,
+    /// Per-team state of every entry: `key = initial value`; entry `i` (1-based, in
+    /// declaration order) holds it in the team state variable `key_i`, read and set as
+    /// `e.key[team]`.
+    #[serde(default)]
+    pub team_state: IndexMap<String, Spanned<toml::Value>>,
+}
+
+/// One entry of a collection: its field values, and `hook`, `when`, `do`, `section` when
+/// the entry carries its own trigger.
+pub type RawEntry = IndexMap<String, Spanned<toml::Value>>;
