@@ -699,19 +699,11 @@ impl<'a> Expander<'a> {
             span,
         };
         let join = |op: BinOp, empty: ExprKind, conds: Vec<Expr>| {
-            conds
-                .into_iter()
-                .reduce(|a, b| {
-                    mk(
-                        ExprKind::Binary {
-                            op,
-                            lhs: Box::new(a),
-                            rhs: Box::new(b),
-                        },
-                        span,
-                    )
-                })
-                .unwrap_or_else(|| mk(empty, span))
+            if conds.is_empty() {
+                mk(empty, span)
+            } else {
+                balanced(op, conds, span)
+            }
         };
         Ok(match q {
             Quant::Any => join(BinOp::Or, ExprKind::Bool(false), conds),
@@ -734,6 +726,23 @@ impl<'a> Expander<'a> {
             }
         })
     }
+}
+
+/// `a op b op c ...` as a balanced tree (evaluated left to right all the same), so that
+/// a long collection does not make a deep tree.
+fn balanced(op: BinOp, mut terms: Vec<Expr>, span: Span) -> Expr {
+    if terms.len() == 1 {
+        return terms.remove(0);
+    }
+    let right = terms.split_off(terms.len() / 2);
+    mk(
+        ExprKind::Binary {
+            op,
+            lhs: Box::new(balanced(op, terms, span)),
+            rhs: Box::new(balanced(op, right, span)),
+        },
+        span,
+    )
 }
 
 /// The first `break` of a loop body that would leave that loop (not one of a loop
