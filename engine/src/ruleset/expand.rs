@@ -165,8 +165,13 @@ impl<'a> Expander<'a> {
                 Err(match crate::compile::closest_name(s, names) {
                     Some(h) => d.hint(format!("did you mean \"{h}\"?")),
                     None => d.hint(format!(
-                        "its entries are declared under [entries.{}.\"NAME\"]",
-                        col.name
+                        "an entry is declared with [entries.{}.\"{s}\"] and its fields ({})",
+                        col.name,
+                        col.fields
+                            .iter()
+                            .map(|(n, _)| n.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 })
             }

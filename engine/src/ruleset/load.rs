@@ -1106,6 +1106,8 @@ fn build(
         rs.warnings = crate::lint::lint(&rs, &raw);
         rs.warnings
             .extend(super::collections::lint(&colls, &rs.file));
+        rs.warnings
+            .extend(crate::lint_narration::unused_narration(&rs, &raw));
         rs.raw = Arc::new(raw);
         Ok(rs)
     } else {
