@@ -19,7 +19,7 @@
 
 use fuba_grammar::ast::*;
 
-use super::collections::{Collections, Lit};
+use super::collections::{Collections, FieldTy, Lit};
 use super::diag::{Diagnostic, SourceFile};
 
 type R<T> = Result<T, Diagnostic>;
@@ -268,7 +268,11 @@ impl<'a> Expander<'a> {
                     },
                     span,
                 ),
-                (key, None) if col.field(key).is_some() => lit(&en.values[key], span),
+                // (A value missing from a malformed entry is an error already.)
+                (key, None) if col.field(key).is_some() => match en.values.get(key) {
+                    Some(v) => lit(v, span),
+                    None => lit(&Lit::zero(col.field(key).unwrap_or(FieldTy::Int)), span),
+                },
                 _ => return Err(self.field_error(c, f, index.is_some())),
             })
         };
@@ -285,7 +289,7 @@ impl<'a> Expander<'a> {
                 let otherwise = match (f.name.as_str(), &index) {
                     ("index", None) => Lit::Int(0),
                     (key, Some(_)) if col.state(key).is_some() => col.state(key).cloned().unwrap_or(Lit::Int(0)),
-                    (key, None) if col.field(key).is_some() => Lit::zero(col.field(key).unwrap_or(super::collections::FieldTy::Int)),
+                    (key, None) if col.field(key).is_some() => Lit::zero(col.field(key).unwrap_or(FieldTy::Int)),
                     _ => return Err(self.field_error(c, f, index.is_some())),
                 };
                 Ok(self.matching(x, arms, otherwise, span))
