@@ -39,9 +39,10 @@ fn skills_played(rs: &Ruleset, seed: u64) -> Vec<String> {
     events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Emit { kind, fields } if kind == "skill" => {
-                fields.get("skill").and_then(|s| s.as_str()).map(String::from)
-            }
+            EventKind::Emit { kind, fields } if kind == "skill" => fields
+                .get("skill")
+                .and_then(|s| s.as_str())
+                .map(String::from),
             _ => None,
         })
         .collect()
@@ -69,7 +70,11 @@ fn a_new_skill_is_one_entry_and_a_match_plays_it() {
     let rs = load_file(&example()).unwrap_or_else(|e| panic!("{e}"));
     assert!(rs.warnings.is_empty(), "{:?}", rs.warnings);
     let rs = with_options(&example(), &[("condition", "on"), ("skills", "4")]);
-    let played = (1..=20).find(|&seed| skills_played(&rs, seed).iter().any(|s| s == "Tempo dictator"));
+    let played = (1..=20).find(|&seed| {
+        skills_played(&rs, seed)
+            .iter()
+            .any(|s| s == "Tempo dictator")
+    });
     assert!(played.is_some(), "no match of 20 played the new skill");
 }
 
@@ -89,8 +94,15 @@ cost = 0
     );
     let raw = &rs.raw.entries["skillset"]["Tempo dictator"];
     assert_eq!(raw.get_ref()["cost"].get_ref().as_integer(), Some(0));
-    assert_eq!(raw.get_ref()["group"].get_ref().as_str(), Some("midfielders"));
-    assert!(rs.triggers.iter().any(|t| t.name == "skillset.Tempo dictator"));
+    assert_eq!(
+        raw.get_ref()["group"].get_ref().as_str(),
+        Some("midfielders")
+    );
+    assert!(
+        rs.triggers
+            .iter()
+            .any(|t| t.name == "skillset.Tempo dictator")
+    );
     let rs = loaded(
         r#"
 remove = ["entries.skillset.Tempo dictator"]

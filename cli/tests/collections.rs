@@ -31,7 +31,9 @@ fn simulate_plays_the_skill_a_layer_adds() {
         .take_while(|l| l.starts_with("  "))
         .collect();
     assert!(
-        listed.iter().any(|l| l.trim_start().starts_with("Tempo dictator ")),
+        listed
+            .iter()
+            .any(|l| l.trim_start().starts_with("Tempo dictator ")),
         "Tempo dictator is not listed:\n{}",
         listed.join("\n")
     );

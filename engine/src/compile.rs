@@ -51,7 +51,10 @@ pub(crate) trait ProcResolver {
 
 type R<T> = Result<T, Diagnostic>;
 
-pub(crate) fn closest_name<'a>(want: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest_name<'a>(
+    want: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     names
         .map(|n| (edit_distance(want, n), n))
         .filter(|(d, n)| *d <= 2.max(want.len() / 3) && *d < n.len())

@@ -14,8 +14,16 @@ use crate::ruleset::raw::RawRuleset;
 /// Warnings for the narration keys no `emit` of the ruleset writes.
 pub fn unused_narration(rs: &Ruleset, raw: &RawRuleset) -> Vec<Diagnostic> {
     let mut units: Vec<&Code> = rs.procs.iter().map(|p| &p.code).collect();
-    units.extend(rs.tables.iter().flat_map(|t| t.rows.iter().map(|r| &r.code)));
-    units.extend(rs.triggers.iter().flat_map(|t| t.when.iter().chain([&t.code])));
+    units.extend(
+        rs.tables
+            .iter()
+            .flat_map(|t| t.rows.iter().map(|r| &r.code)),
+    );
+    units.extend(
+        rs.triggers
+            .iter()
+            .flat_map(|t| t.when.iter().chain([&t.code])),
+    );
     let mut emitted = HashSet::new();
     for c in units {
         walk_code(c, &mut |item| {

@@ -168,14 +168,16 @@ fn stmt_with(x: BoxedStrategy<Expr>, blk: BoxedStrategy<Block>) -> BoxedStrategy
                 value
             }),
         (x.clone(), blk.clone()).prop_map(|(count, body)| StmtKind::Repeat { count, body }),
-        (ident(), x.clone(), prop::option::of(x.clone()), blk).prop_map(|(var, iter, filter, body)| {
-            StmtKind::For {
-                var,
-                iter,
-                filter,
-                body,
+        (ident(), x.clone(), prop::option::of(x.clone()), blk).prop_map(
+            |(var, iter, filter, body)| {
+                StmtKind::For {
+                    var,
+                    iter,
+                    filter,
+                    body,
+                }
             }
-        }),
+        ),
         Just(StmtKind::Break),
         prop::option::of(x.clone()).prop_map(StmtKind::Return),
         (str_lit(), prop::collection::vec((ident(), x.clone()), 0..3))

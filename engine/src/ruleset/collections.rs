@@ -112,7 +112,10 @@ impl Collection {
 
     /// The initial value of the per-team state `key`.
     pub fn state(&self, key: &str) -> Option<&Lit> {
-        self.team_state.iter().find(|(n, _)| n == key).map(|(_, v)| v)
+        self.team_state
+            .iter()
+            .find(|(n, _)| n == key)
+            .map(|(_, v)| v)
     }
 }
 
@@ -176,9 +179,13 @@ pub fn prepare(raw: &mut RawRuleset, file: &SourceFile) -> (Collections, Vec<Dia
         if !raw.collections.contains_key(name) {
             let at = entries.values().next().map_or((0, 0), span);
             errors.push(
-                Diagnostic::error(format!("entries of `{name}`, which is not a declared collection"))
-                    .at(file, at)
-                    .hint(format!("declare it with [collections.{name}] and its fields")),
+                Diagnostic::error(format!(
+                    "entries of `{name}`, which is not a declared collection"
+                ))
+                .at(file, at)
+                .hint(format!(
+                    "declare it with [collections.{name}] and its fields"
+                )),
             );
         }
     }

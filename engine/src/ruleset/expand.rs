@@ -135,7 +135,10 @@ impl<'a> Expander<'a> {
 
     fn err(&self, span: Span, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::error(msg)
-            .at(self.file, (self.offset + span.start, self.offset + span.end))
+            .at(
+                self.file,
+                (self.offset + span.start, self.offset + span.end),
+            )
             .in_rule(self.rule.clone())
     }
 
@@ -191,7 +194,9 @@ impl<'a> Expander<'a> {
                     return Ok(None);
                 };
                 match &index.kind {
-                    ExprKind::Str(s) => Ok(Some(Target::Known(c, self.entry_named(c, s, index.span)?))),
+                    ExprKind::Str(s) => {
+                        Ok(Some(Target::Known(c, self.entry_named(c, s, index.span)?)))
+                    }
                     ExprKind::Int(n) => {
                         let len = self.colls.list[c].entries.len();
                         if *n < 1 || *n as usize > len {
@@ -210,9 +215,17 @@ impl<'a> Expander<'a> {
                             .entries
                             .iter()
                             .enumerate()
-                            .map(|(k, en)| (Pattern::Int(k as i64 + 1), mk(ExprKind::Str(en.name.clone()), e.span)))
+                            .map(|(k, en)| {
+                                (
+                                    Pattern::Int(k as i64 + 1),
+                                    mk(ExprKind::Str(en.name.clone()), e.span),
+                                )
+                            })
                             .collect();
-                        Ok(Some(Target::Computed(c, self.matching(i, arms, Lit::Str(String::new()), e.span))))
+                        Ok(Some(Target::Computed(
+                            c,
+                            self.matching(i, arms, Lit::Str(String::new()), e.span),
+                        )))
                     }
                 }
             }
@@ -288,8 +301,12 @@ impl<'a> Expander<'a> {
                 }
                 let otherwise = match (f.name.as_str(), &index) {
                     ("index", None) => Lit::Int(0),
-                    (key, Some(_)) if col.state(key).is_some() => col.state(key).cloned().unwrap_or(Lit::Int(0)),
-                    (key, None) if col.field(key).is_some() => Lit::zero(col.field(key).unwrap_or(FieldTy::Int)),
+                    (key, Some(_)) if col.state(key).is_some() => {
+                        col.state(key).cloned().unwrap_or(Lit::Int(0))
+                    }
+                    (key, None) if col.field(key).is_some() => {
+                        Lit::zero(col.field(key).unwrap_or(FieldTy::Int))
+                    }
                     _ => return Err(self.field_error(c, f, index.is_some())),
                 };
                 Ok(self.matching(x, arms, otherwise, span))
@@ -300,22 +317,40 @@ impl<'a> Expander<'a> {
     fn field_error(&self, c: usize, f: &Ident, indexed: bool) -> Diagnostic {
         let col = &self.colls.list[c];
         if col.state(&f.name).is_some() && !indexed {
-            return self.err(f.span, format!("`{}` is held per team: write `.{}[team]`", f.name, f.name));
+            return self.err(
+                f.span,
+                format!("`{}` is held per team: write `.{}[team]`", f.name, f.name),
+            );
         }
         let names: Vec<&str> = ["name", "index"]
             .into_iter()
             .chain(col.fields.iter().map(|(n, _)| n.as_str()))
             .chain(col.team_state.iter().map(|(n, _)| n.as_str()))
             .collect();
-        let d = self.err(f.span, format!("an entry of `{}` has no `{}`", col.name, f.name));
+        let d = self.err(
+            f.span,
+            format!("an entry of `{}` has no `{}`", col.name, f.name),
+        );
         match crate::compile::closest_name(&f.name, names.iter().copied()) {
             Some(h) => d.hint(format!("did you mean `{h}`?")),
-            None => d.hint(format!("it has {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))),
+            None => d.hint(format!(
+                "it has {}",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         }
     }
 
     /// Runs `f` with `var` bound to each entry of `c` in turn.
-    fn each<T>(&mut self, c: usize, var: &Ident, mut f: impl FnMut(&mut Self, usize) -> R<T>) -> R<Vec<T>> {
+    fn each<T>(
+        &mut self,
+        c: usize,
+        var: &Ident,
+        mut f: impl FnMut(&mut Self, usize) -> R<T>,
+    ) -> R<Vec<T>> {
         self.colls.iterated.insert(c);
         let n = self.colls.list[c].entries.len();
         let mut out = Vec::with_capacity(n);
@@ -334,7 +369,10 @@ impl<'a> Expander<'a> {
         for s in &b.stmts {
             self.stmt(s, &mut stmts)?;
         }
-        Ok(Block { stmts, span: b.span })
+        Ok(Block {
+            stmts,
+            span: b.span,
+        })
     }
 
     fn stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) -> R<()> {
@@ -352,10 +390,19 @@ impl<'a> Expander<'a> {
                 value,
             } => {
                 let Some(t) = self.target(&mk(ExprKind::Name(n.clone()), n.span))? else {
-                    return Err(self.err(n.span, format!("`{}` is not an entry of a collection", n.name)));
+                    return Err(self.err(
+                        n.span,
+                        format!("`{}` is not an entry of a collection", n.name),
+                    ));
                 };
                 let Some(index) = index else {
-                    return Err(self.err(f.span, format!("write `set {}.{}[team] ...`: a per-team state takes the team", n.name, f.name)));
+                    return Err(self.err(
+                        f.span,
+                        format!(
+                            "write `set {}.{}[team] ...`: a per-team state takes the team",
+                            n.name, f.name
+                        ),
+                    ));
                 };
                 let value = self.expr(value)?;
                 let c = match &t {
@@ -381,21 +428,34 @@ impl<'a> Expander<'a> {
                 match t {
                     Target::Known(_, k) => set(k).kind,
                     Target::Computed(_, x) => {
-                        let names: Vec<String> = self.colls.list[c].entries.iter().map(|e| e.name.clone()).collect();
+                        let names: Vec<String> = self.colls.list[c]
+                            .entries
+                            .iter()
+                            .map(|e| e.name.clone())
+                            .collect();
                         let arms = names
                             .into_iter()
                             .enumerate()
                             .map(|(k, en)| {
                                 (
                                     Pattern::Str(en),
-                                    mk(ExprKind::Block(Block { stmts: vec![set(k)], span }), span),
+                                    mk(
+                                        ExprKind::Block(Block {
+                                            stmts: vec![set(k)],
+                                            span,
+                                        }),
+                                        span,
+                                    ),
                                 )
                             })
                             .collect();
                         let m = self.matching(x, arms, Lit::Int(0), span);
                         // The `_` arm does nothing.
                         let m = match m.kind {
-                            ExprKind::Match { scrutinee, mut arms } => {
+                            ExprKind::Match {
+                                scrutinee,
+                                mut arms,
+                            } => {
                                 if let Some(last) = arms.last_mut() {
                                     last.value = mk(ExprKind::None, span);
                                 }
@@ -495,7 +555,9 @@ impl<'a> Expander<'a> {
         let span = e.span;
         let kind = match &e.kind {
             ExprKind::Name(id) => match self.bound(&id.name) {
-                Some(Bind::Entry(c, k)) => ExprKind::Str(self.colls.list[c].entries[k].name.clone()),
+                Some(Bind::Entry(c, k)) => {
+                    ExprKind::Str(self.colls.list[c].entries[k].name.clone())
+                }
                 _ => {
                     if let Some(c) = self.collection(e) {
                         return Err(self.err(span, format!("`{}` is a collection, not a value", id.name)).hint(format!(
@@ -513,7 +575,9 @@ impl<'a> Expander<'a> {
                     }
                 }
                 match self.target(e)? {
-                    Some(Target::Known(c, k)) => ExprKind::Str(self.colls.list[c].entries[k].name.clone()),
+                    Some(Target::Known(c, k)) => {
+                        ExprKind::Str(self.colls.list[c].entries[k].name.clone())
+                    }
                     Some(Target::Computed(_, x)) => return Ok(x),
                     None => ExprKind::Index {
                         base: self.boxed(base)?,
@@ -532,7 +596,10 @@ impl<'a> Expander<'a> {
                 if n.name == "size" && args.len() == 1 {
                     if let Some(c) = self.collection(&args[0]) {
                         self.colls.iterated.insert(c);
-                        return Ok(mk(ExprKind::Int(self.colls.list[c].entries.len() as i64), span));
+                        return Ok(mk(
+                            ExprKind::Int(self.colls.list[c].entries.len() as i64),
+                            span,
+                        ));
                     }
                 }
                 if let Some(ps) = self.colls.params_of(&n.name).map(<[_]>::to_vec) {
@@ -547,7 +614,9 @@ impl<'a> Expander<'a> {
                     args: args.iter().map(|a| self.expr(a)).collect::<R<_>>()?,
                 }
             }
-            ExprKind::List(items) => ExprKind::List(items.iter().map(|a| self.expr(a)).collect::<R<_>>()?),
+            ExprKind::List(items) => {
+                ExprKind::List(items.iter().map(|a| self.expr(a)).collect::<R<_>>()?)
+            }
             ExprKind::Unary { op, expr } => ExprKind::Unary {
                 op: *op,
                 expr: self.boxed(expr)?,
@@ -557,7 +626,11 @@ impl<'a> Expander<'a> {
                 lhs: self.boxed(lhs)?,
                 rhs: self.boxed(rhs)?,
             },
-            ExprKind::If { cond, then, otherwise } => ExprKind::If {
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => ExprKind::If {
                 cond: self.boxed(cond)?,
                 then: self.block(then)?,
                 otherwise: match otherwise {
@@ -574,7 +647,9 @@ impl<'a> Expander<'a> {
                             let c = self.collection_named(&each.collection)?;
                             let v = self.each(c, &each.var, |x, k| {
                                 Ok(MatchArm {
-                                    patterns: vec![Pattern::Str(x.colls.list[c].entries[k].name.clone())],
+                                    patterns: vec![Pattern::Str(
+                                        x.colls.list[c].entries[k].name.clone(),
+                                    )],
                                     value: x.expr(&a.value)?,
                                     span: a.span,
                                     each: None,
@@ -590,14 +665,26 @@ impl<'a> Expander<'a> {
                         }),
                     }
                 }
-                ExprKind::Match { scrutinee, arms: out }
+                ExprKind::Match {
+                    scrutinee,
+                    arms: out,
+                }
             }
-            ExprKind::Choose { kind, by, secret, options } => ExprKind::Choose {
+            ExprKind::Choose {
+                kind,
+                by,
+                secret,
+                options,
+            } => ExprKind::Choose {
                 kind: kind.clone(),
                 by: self.boxed(by)?,
                 secret: *secret,
                 options: match options {
-                    ChooseOptions::From { options, skip, prefer } => ChooseOptions::From {
+                    ChooseOptions::From {
+                        options,
+                        skip,
+                        prefer,
+                    } => ChooseOptions::From {
                         options: self.boxed(options)?,
                         skip: skip.clone(),
                         prefer: match prefer {
@@ -636,7 +723,13 @@ impl<'a> Expander<'a> {
                     }
                 },
             },
-            ExprKind::Roll { count, sides, keep, by, label } => ExprKind::Roll {
+            ExprKind::Roll {
+                count,
+                sides,
+                keep,
+                by,
+                label,
+            } => ExprKind::Roll {
                 count: *count,
                 sides: *sides,
                 keep: *keep,
@@ -659,7 +752,12 @@ impl<'a> Expander<'a> {
                     })
                     .collect::<R<_>>()?,
             },
-            ExprKind::Quant { quant, var, iter, filter } => {
+            ExprKind::Quant {
+                quant,
+                var,
+                iter,
+                filter,
+            } => {
                 if let Some(c) = self.collection(iter) {
                     return self.quantify(*quant, c, var, filter.as_deref(), span);
                 }
@@ -678,7 +776,9 @@ impl<'a> Expander<'a> {
                 args: args.iter().map(|a| self.expr(a)).collect::<R<_>>()?,
             },
             ExprKind::Block(b) => ExprKind::Block(self.block(b)?),
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::None => e.kind.clone(),
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::None => {
+                e.kind.clone()
+            }
         };
         Ok(mk(kind, span))
     }
@@ -695,7 +795,14 @@ impl<'a> Expander<'a> {
     }
 
     /// `any|all|count e in C where p`, unrolled.
-    fn quantify(&mut self, q: Quant, c: usize, var: &Ident, filter: Option<&Expr>, span: Span) -> R<Expr> {
+    fn quantify(
+        &mut self,
+        q: Quant,
+        c: usize,
+        var: &Ident,
+        filter: Option<&Expr>,
+        span: Span,
+    ) -> R<Expr> {
         let conds = self.each(c, var, |x, _| match filter {
             Some(f) => x.expr(f),
             None => Ok(mk(ExprKind::Bool(true), span)),
@@ -760,7 +867,9 @@ fn loop_break(b: &Block) -> Option<Span> {
     b.stmts.iter().find_map(|s| match &s.kind {
         StmtKind::Break => Some(s.span),
         StmtKind::Repeat { .. } | StmtKind::For { .. } => None,
-        StmtKind::Let { value: e, .. } | StmtKind::Set { value: e, .. } | StmtKind::Expr(e) => expr_break(e),
+        StmtKind::Let { value: e, .. } | StmtKind::Set { value: e, .. } | StmtKind::Expr(e) => {
+            expr_break(e)
+        }
         StmtKind::Return(Some(e)) => expr_break(e),
         _ => None,
     })
@@ -769,7 +878,11 @@ fn loop_break(b: &Block) -> Option<Span> {
 fn expr_break(e: &Expr) -> Option<Span> {
     match &e.kind {
         ExprKind::Block(b) => loop_break(b),
-        ExprKind::If { cond, then, otherwise } => expr_break(cond)
+        ExprKind::If {
+            cond,
+            then,
+            otherwise,
+        } => expr_break(cond)
             .or_else(|| loop_break(then))
             .or_else(|| otherwise.as_deref().and_then(expr_break)),
         ExprKind::Match { arms, .. } => arms.iter().find_map(|a| expr_break(&a.value)),

@@ -860,17 +860,19 @@ fn build(
             let r = row.get_ref();
             let offset = code_offset(&file, r.body.span());
             let mut x = Expander::new(&mut colls, &file, offset, &row_rule, &[]);
-            pend.push(match fuba_grammar::parse_body(r.body.get_ref()).map(|b| x.body(b)) {
-                Ok(Ok(body)) => Some(Pending { body, offset, unit }),
-                Ok(Err(d)) => {
-                    errors.push(d);
-                    None
-                }
-                Err(e) => {
-                    errors.push(parse_error(&file, offset, &row_rule, e));
-                    None
-                }
-            });
+            pend.push(
+                match fuba_grammar::parse_body(r.body.get_ref()).map(|b| x.body(b)) {
+                    Ok(Ok(body)) => Some(Pending { body, offset, unit }),
+                    Ok(Err(d)) => {
+                        errors.push(d);
+                        None
+                    }
+                    Err(e) => {
+                        errors.push(parse_error(&file, offset, &row_rule, e));
+                        None
+                    }
+                },
+            );
             table.rows.push(Row {
                 key: key.clone(),
                 label: r.label.clone(),
