@@ -5,6 +5,7 @@ mod chain;
 pub mod collections;
 pub mod diag;
 pub mod expand;
+mod expand_code;
 pub mod figures;
 mod load;
 pub mod lookups;
