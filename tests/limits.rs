@@ -33,6 +33,38 @@ fn numbers_out_of_range_are_located_errors() {
     });
 }
 
+/// A layer over `edition` with the text `body` after its `[meta]`: loaded or its errors.
+fn layer(edition: &str, body: &str) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("fuba-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let p = dir.join(format!("needs-{edition}.toml"));
+    let base = ruleset_path(edition);
+    std::fs::write(
+        &p,
+        format!(
+            "[meta]\nextends = \"{}\"\nname = \"needs\"\n\n{body}\n",
+            base.display()
+        ),
+    )
+    .expect("write");
+    load_file(&p).map(drop).map_err(|e| e.to_string())
+}
+
+#[test]
+fn numbers_within_the_needs_of_the_rules_load() {
+    for edition in ["original", "2015", "2024"] {
+        // Wider ball values, three pieces, any number of halves.
+        let ok = "[match]\nball_values = [0, 8]\npieces = 3\ncount_cap = 0\nhalves = 5";
+        assert_eq!(layer(edition, ok), Ok(()), "{edition}");
+        let e = layer(edition, "[match]\npieces = 2\ncount_cap = 0").expect_err("2 pieces");
+        assert!(e.contains("match.pieces = 2 is below 3"), "{edition}: {e}");
+        assert!(e.contains("[match.needs.pieces] at "), "{e}");
+        // A layer that rewrites the rules concerned replaces the need.
+        let replaced = "[match]\npieces = 2\ncount_cap = 0\n\n[match.needs.pieces]\nat_least = 2\nwhy = \"a house kick-off with one player\"";
+        assert_eq!(layer(edition, replaced), Ok(()), "{edition}");
+    }
+}
+
 /// The 2024 edition with `skills` set to `v`.
 fn skills(v: &str) -> Result<(), String> {
     let path = ruleset_path("2024");

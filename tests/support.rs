@@ -126,3 +126,38 @@ pub fn narrated_match(rs: &Ruleset, seed: u64, agents: Agents) -> String {
     ));
     text
 }
+
+/// A short match with choices and dice drawn from `seed`: at most `steps` pauses. A rule
+/// error ends it; only a panic fails.
+pub fn short_match(rs: &Ruleset, seed: u64, steps: usize) {
+    let mut m = fuba_engine::vm::Match::new(rs, seed);
+    let mut x = seed | 1;
+    let mut next = |n: usize| {
+        // xorshift: any fixed stream will do.
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n.max(1) as u64) as usize
+    };
+    for _ in 0..steps {
+        match m.advance() {
+            Err(_) | Ok(fuba_engine::vm::Status::End) => return,
+            Ok(fuba_engine::vm::Status::Decision) => {
+                let n = m.decision().map_or(0, |d| d.options.len());
+                if n == 0 || m.choose(next(n)).is_err() {
+                    return;
+                }
+            }
+            Ok(fuba_engine::vm::Status::Chance) => {
+                let Some(c) = m.chance() else { return };
+                let dice: Vec<u8> = (0..c.count)
+                    .map(|_| 1 + next(usize::from(c.sides.max(1))) as u8)
+                    .collect();
+                if m.roll(&dice).is_err() {
+                    return;
+                }
+            }
+            Ok(_) => {}
+        }
+    }
+}

@@ -371,7 +371,7 @@ pub fn run(a: CompareArgs) -> CliResult {
         per_match: true,
     };
     let mut tallies = Vec::new();
-    for (rs, name) in rulesets.iter().zip(&names) {
+    for ((rs, name), rules) in rulesets.iter().zip(&names).zip(&a.rules) {
         let batch = Batch {
             ruleset: rs.name.clone(),
             title: rs.title.clone(),
@@ -385,6 +385,9 @@ pub fn run(a: CompareArgs) -> CliResult {
             options: crate::stats::options_set(rs),
         };
         let played = simulate::play_batch(rs, batch, &plan)?;
+        if played.stopped {
+            return Err(simulate::stop::every_match_failed(&played.tally, rules));
+        }
         simulate::failures(&played.tally, name).or_else(|e| match e {
             // Failed matches are reported; the comparison of the others still prints.
             CliError::Failure(m) => {

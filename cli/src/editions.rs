@@ -120,11 +120,27 @@ fn looks_like_path(arg: &str) -> bool {
 /// The built-in edition an `extends` names: a built-in edition's name always means the
 /// edition built into `fuba`, wherever the file naming it lies (and whatever files lie
 /// near it); and the fragments the built-in editions include.
+///
+/// A built-in text is named by its file in the repository in angle brackets
+/// (`<rulesets/2024.toml>`, `<rulesets/2024/skills.toml>`): never a file on disk, and
+/// shown in messages as the file a designer opens (`fuba_engine::ruleset::diag::shown`).
+/// A fragment is asked for by its path next to the edition's name
+/// (`<rulesets/2024/skills.toml`, as the loader joins it) or relative to it.
 pub fn lookup(name: &str) -> Option<(PathBuf, String)> {
-    if let Some((p, t)) = FRAGMENTS.iter().find(|(p, _)| *p == name) {
-        return Some((PathBuf::from(format!("<{p}>")), t.to_string()));
+    let key = name.trim_start_matches('<').trim_end_matches('>');
+    let key = key.strip_prefix(FOLDER).unwrap_or(key);
+    if let Some((p, t)) = FRAGMENTS.iter().find(|(p, _)| *p == key) {
+        return Some((PathBuf::from(format!("<{FOLDER}{p}>")), t.to_string()));
     }
-    find(name).map(|e| (PathBuf::from(format!("<{}>", e.name)), e.text.to_string()))
+    find(name).map(|e| (builtin_path(e), e.text.to_string()))
+}
+
+/// The folder of the built-in editions' files in the repository.
+const FOLDER: &str = "rulesets/";
+
+/// The path a built-in edition is loaded under: its file in angle brackets.
+pub fn builtin_path(e: &Edition) -> PathBuf {
+    PathBuf::from(format!("<{}>", e.file))
 }
 
 /// Loads a ruleset file; its `extends` may name a built-in edition.
@@ -134,7 +150,7 @@ pub fn load_path(path: &Path) -> Result<Ruleset, LoadErrors> {
 
 /// Loads a built-in edition.
 pub fn load_edition(e: &Edition) -> Result<Ruleset, LoadErrors> {
-    load_str_with(Path::new(&format!("<{}>", e.name)), e.text, &lookup)
+    load_str_with(&builtin_path(e), e.text, &lookup)
 }
 
 /// Splits `--option NAME=VALUE` arguments.
@@ -157,7 +173,7 @@ pub fn load_with_options(arg: &str, options: &[(String, String)]) -> Result<Rule
         return load(arg);
     }
     let (path, text) = match find(arg) {
-        Some(e) => (PathBuf::from(format!("<{}>", e.name)), e.text.to_string()),
+        Some(e) => (builtin_path(e), e.text.to_string()),
         None if looks_like_path(arg) => {
             let text = read_text(Path::new(arg), FileKind::Ruleset).map_err(|e| {
                 RulesError::Load(LoadErrors(vec![

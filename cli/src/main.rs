@@ -171,7 +171,9 @@ coverage: how often each table row, procedure and trigger ran, and which never d
 (--coverage lists every count, and the options picked).
 
 Nothing is logged (the fast path). A match that stops with a rule error is reported with
-its seed on stderr; the figures of the other matches are printed, and the exit code is 1.";
+its seed on stderr; the figures of the other matches are printed, and the exit code is 1.
+When the first 10 matches all fail, the batch stops there with one error: the first
+match's, with its seed.";
 
 const SIMULATE_EXAMPLES: &str = "\
 Examples:
@@ -203,7 +205,8 @@ Examples:
   fuba compare 2024 my-2024.toml --option skills=4 --option condition=on   # advanced rules on both
   fuba compare original my-rules.toml --games 100 --seed 1 --home mcts:100 --away mcts:100   # players who adapt
 
-Exit codes: 0 compared; 1 a ruleset has errors; 2 usage error.";
+Exit codes: 0 compared; 1 a ruleset has errors, or the first 10 matches of a ruleset all
+failed (the batch stops there with the first error and its seed); 2 usage error.";
 
 const ODDS_ABOUT: &str = "\
 Exact odds of what follows a position, by enumerating every outcome of the dice.

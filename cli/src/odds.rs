@@ -273,7 +273,7 @@ pub fn position_dirs(rs: &Ruleset) -> Vec<PathBuf> {
     for (layer, _) in rs.file.layers.iter().rev() {
         let text = layer.to_string_lossy();
         let files: Vec<PathBuf> = match text.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
-            Some(name) => match editions::find(name) {
+            Some(file) => match editions::EDITIONS.iter().find(|e| e.file == file) {
                 Some(e) => vec![PathBuf::from(e.file), built_in.join(e.file)],
                 None => Vec::new(),
             },

@@ -316,11 +316,38 @@ fn coverage_section(t: &Tally) -> String {
     if !never.is_empty() {
         let items: Vec<String> = never
             .iter()
-            .map(|n| format!("<li>{}</li>", esc(n)))
+            .map(|n| match t.row_labels.get(*n) {
+                Some(words) => format!("<li>{}: {}</li>", esc(n), esc(words)),
+                None => format!("<li>{}</li>", esc(n)),
+            })
             .collect();
         let _ = writeln!(s, "<p>Never ran:</p>\n<ul>{}</ul>", items.join(""));
     }
     s.push_str(&coverage_chart(t));
+    s.push_str(&row_table(t));
+    s
+}
+
+/// Each table row with the rulebook's words, and how often it ran: a row chosen by a roll
+/// (a special event) by its label as well as its roll.
+fn row_table(t: &Tally) -> String {
+    if t.row_labels.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "<h3>Table rows</h3>\n<table>\n<tr><th>row</th><th>rulebook</th><th>times run</th></tr>\n",
+    );
+    for (key, count) in &t.coverage {
+        if let Some(words) = t.row_labels.get(key) {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td>{}</td><td>{count}</td></tr>",
+                esc(key),
+                esc(words)
+            );
+        }
+    }
+    s.push_str("</table>\n");
     s
 }
 

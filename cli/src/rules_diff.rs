@@ -4,11 +4,15 @@
 use std::io::{self, BufWriter, Write};
 
 use fuba_engine::ruleset::Ruleset;
+use fuba_engine::ruleset::diag::shown;
 use fuba_engine::ruleset::raw::RawRuleset;
 use indexmap::IndexMap;
 use serde_json::{Value as J, json};
 
 use crate::{CliResult, Format};
+
+#[path = "rules_diff/settings.rs"]
+mod settings;
 
 /// One field of an entry, as text.
 type Fields = Vec<(&'static str, String)>;
@@ -194,37 +198,7 @@ fn compare(a: &RawRuleset, b: &RawRuleset) -> Vec<Change> {
         one(v.get_ref().to_string())
     });
 
-    let (ma, mb) = (&a.match_, &b.match_);
-    macro_rules! setting {
-        ($f:ident, $show:expr) => {
-            d.value(
-                "match",
-                stringify!($f),
-                ma.$f.as_ref().map(|x| $show(x.get_ref())),
-                mb.$f.as_ref().map(|x| $show(x.get_ref())),
-            );
-        };
-    }
-    setting!(halves, |x: &i64| x.to_string());
-    setting!(max_turns_per_half, |x: &i64| x.to_string());
-    setting!(start, |x: &String| x.clone());
-    setting!(half_start, |x: &String| x.clone());
-    setting!(turn_end, |x: &String| x.clone());
-    setting!(ball_values, |x: &[i64; 2]| format!("{} to {}", x[0], x[1]));
-    setting!(pieces, |x: &i64| x.to_string());
-    setting!(count_cap, |x: &i64| x.to_string());
-    let turn = |m: &fuba_engine::ruleset::raw::RawMatch| {
-        (!m.turn.is_empty()).then(|| {
-            m.turn
-                .iter()
-                .map(|s| s.get_ref().as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-    };
-    let turn_a = turn(ma).map(|x| format!("[{x}]"));
-    let turn_b = turn(mb).map(|x| format!("[{x}]"));
-    d.value("match", "turn", turn_a, turn_b);
+    settings::match_settings(&mut d, &a.match_, &b.match_);
 
     let (ba, bb) = (&a.board, &b.board);
     d.value(
@@ -455,7 +429,7 @@ fn unified(old: &str, new: &str) -> Vec<String> {
 }
 
 fn heading(rs: &Ruleset) -> String {
-    format!("{} ({})", rs.name, rs.file.path.display())
+    format!("{} ({})", rs.name, shown(&rs.file.path))
 }
 
 fn render_text(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> String {
@@ -615,7 +589,8 @@ fn render_summary(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> String {
 }
 
 fn render_summary_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
-    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": rs.file.path.display().to_string()});
+    let side =
+        |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
     let sections: Vec<J> = SECTIONS
         .iter()
         .filter(|(key, _)| changes.iter().any(|c| c.section == *key))
@@ -644,7 +619,8 @@ fn render_summary_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
 }
 
 fn render_json(a: &Ruleset, b: &Ruleset, changes: &[Change]) -> J {
-    let side = |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": rs.file.path.display().to_string()});
+    let side =
+        |rs: &Ruleset| json!({"name": rs.name, "title": rs.title, "file": shown(&rs.file.path)});
     json!({
         "a": side(a),
         "b": side(b),

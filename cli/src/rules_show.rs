@@ -4,6 +4,7 @@ use std::io::{self, BufWriter, Write};
 
 use fuba_engine::log::value_json;
 use fuba_engine::ruleset::Ruleset;
+use fuba_engine::ruleset::diag::shown;
 use serde_json::{Value as J, json};
 
 use crate::{CliError, CliResult, Format};
@@ -143,8 +144,7 @@ fn layers_text(rs: &Ruleset) -> String {
     // The files each layer includes, as the loader finds them (next to the includer).
     let includes = |i: usize| -> Vec<std::path::PathBuf> {
         let head: Option<fuba_engine::ruleset::raw::RawHead> = toml::from_str(text(i)).ok();
-        let dir = layers[i]
-            .0
+        let dir = std::path::PathBuf::from(shown(&layers[i].0))
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
@@ -160,11 +160,12 @@ fn layers_text(rs: &Ruleset) -> String {
     let included: Vec<std::path::PathBuf> = (0..layers.len()).flat_map(includes).collect();
     let mut out = Vec::new();
     for i in (0..layers.len()).rev() {
-        if included.contains(&layers[i].0) {
+        let name = std::path::PathBuf::from(shown(&layers[i].0));
+        if included.contains(&name) {
             continue;
         }
         let mine = includes(i);
-        let mut s = layers[i].0.display().to_string();
+        let mut s = name.display().to_string();
         if !mine.is_empty() {
             let names: Vec<String> = mine.iter().map(|p| p.display().to_string()).collect();
             s.push_str(&format!(" (including {})", names.join(", ")));
@@ -184,13 +185,7 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                 t.push_str(&format!("rulebook: {}\n", rs.source));
             }
             t.push_str(&format!("layers: {}\n", layers_text(rs)));
-            let layers: Vec<String> = rs
-                .file
-                .layers
-                .iter()
-                .rev()
-                .map(|(p, _)| p.display().to_string())
-                .collect();
+            let layers: Vec<String> = rs.file.layers.iter().rev().map(|(p, _)| shown(p)).collect();
             let stage = |i: &u16| rs.procs[*i as usize].name.clone();
             let stages: Vec<String> = rs.stages.iter().map(stage).collect();
             t.push_str(&format!(

@@ -22,6 +22,7 @@ use crate::stats::{self, Batch, Tally};
 use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
 
 mod output;
+pub mod stop;
 
 pub use output::shard_text;
 use output::{to_json, write_csv, write_table};
@@ -144,6 +145,9 @@ pub struct Played {
     pub jobs: usize,
     /// Matches played (this shard).
     pub played: u64,
+    /// Every one of the first matches failed, so the batch stopped there
+    /// ([`stop::every_match_failed`] tells why).
+    pub stopped: bool,
 }
 
 /// Plays the matches of `batch` (its shards) on a thread pool.
@@ -173,29 +177,40 @@ pub fn play_batch(rs: &Ruleset, batch: Batch, plan: &Plan) -> Result<Played, Cli
     };
 
     // The ruleset is shared by every worker; each takes the next match until the batch is
-    // done. Match j of the shard is match k-1 + j*n of the batch.
-    let next = AtomicU64::new(0);
+    // done. Match j of the shard is match k-1 + j*n of the batch. The first
+    // `stop::PROBE` matches are played first: when every one of them fails, the batch
+    // stops there (the same matches on any number of threads, so the same decision).
     let start = Instant::now();
     let seed = batch.seed;
     let mut empty = Tally::new(rs, batch);
     if plan.per_match {
         empty = empty.keep_per_match();
     }
-    let parts = pool.broadcast(|_| {
-        let mut acc = empty.clone();
-        loop {
-            let j = next.fetch_add(1, Ordering::Relaxed);
-            if j >= total {
-                return acc;
+    let run = |from: u64, to: u64| {
+        let next = AtomicU64::new(from);
+        pool.broadcast(|_| {
+            let mut acc = empty.clone();
+            loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                if j >= to {
+                    return acc;
+                }
+                let index = k - 1 + j * n;
+                play_one(rs, plan, seed, index, &mut acc);
+                bar.inc(1);
             }
-            let index = k - 1 + j * n;
-            play_one(rs, plan, seed, index, &mut acc);
-            bar.inc(1);
-        }
-    });
-    let mut tally = empty;
-    for p in parts {
+        })
+    };
+    let probe = total.min(stop::PROBE);
+    let mut tally = empty.clone();
+    for p in run(0, probe) {
         tally.absorb(p);
+    }
+    let stopped = tally.games == 0 && probe > 0;
+    if !stopped {
+        for p in run(probe, total) {
+            tally.absorb(p);
+        }
     }
     tally.finish(rs);
     let seconds = start.elapsed().as_secs_f64();
@@ -204,7 +219,8 @@ pub fn play_batch(rs: &Ruleset, batch: Batch, plan: &Plan) -> Result<Played, Cli
         tally,
         seconds,
         jobs,
-        played: total,
+        played: if stopped { probe } else { total },
+        stopped,
     })
 }
 
@@ -257,6 +273,9 @@ pub fn run(a: SimulateArgs) -> CliResult {
         per_match: false,
     };
     let played = play_batch(&rs, batch, &plan)?;
+    if played.stopped {
+        return Err(stop::every_match_failed(&played.tally, &a.rules));
+    }
     let timing = Timing {
         seconds: stats::num(played.seconds),
         matches_per_second: stats::num(played.played as f64 / played.seconds),

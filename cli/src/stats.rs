@@ -116,6 +116,10 @@ pub struct Tally {
     /// Every table row, procedure and trigger of the ruleset, by label, and how often it
     /// ran over the batch.
     pub coverage: IndexMap<String, u64>,
+    /// The rulebook's words of each table row that has them, by coverage label, so a row
+    /// chosen by a roll (a special event) is reported by its label as well as its roll.
+    #[serde(default)]
+    pub row_labels: BTreeMap<String, String>,
     /// Labelled options picked, by `decision: label`.
     pub choices: BTreeMap<String, u64>,
     /// The ruleset's breakdown figures (`[figures] NAME = { event, by }`): for each, how
@@ -159,6 +163,17 @@ pub fn coverage_labels(rs: &Ruleset) -> Vec<String> {
     out
 }
 
+/// The rulebook's words of each table row that has them, by its coverage label.
+pub fn row_labels(rs: &Ruleset) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for t in &rs.tables {
+        for r in t.rows.iter().filter(|r| !r.label.is_empty()) {
+            out.insert(format!("tables.{}[{}]", t.name, r.key), r.label.clone());
+        }
+    }
+    out
+}
+
 impl Tally {
     /// An empty tally of a batch.
     pub fn new(rs: &Ruleset, batch: Batch) -> Self {
@@ -196,6 +211,7 @@ impl Tally {
             goals_x_shots: 0,
             runaways: 0,
             coverage: coverage_labels(rs).into_iter().map(|l| (l, 0)).collect(),
+            row_labels: row_labels(rs),
             choices: BTreeMap::new(),
             counted_by: rs
                 .breakdowns
@@ -339,6 +355,9 @@ impl Tally {
         self.runaways += o.runaways;
         for ((_, a), (_, b)) in self.coverage.iter_mut().zip(&o.coverage) {
             *a += b;
+        }
+        for (k, label) in o.row_labels {
+            self.row_labels.entry(k).or_insert(label);
         }
         for (k, n) in o.choices {
             *self.choices.entry(k).or_insert(0) += n;

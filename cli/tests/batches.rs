@@ -390,6 +390,13 @@ fn the_report_is_one_self_contained_page_with_the_run_s_numbers() {
     let mean = v["goals_per_match"]["mean"].as_f64().expect("mean");
     assert!(html.contains(&format!("{mean:.3}")));
     assert!(html.contains("tables.special_event[1]"));
+    // A row chosen by a roll is reported by the rulebook's words as well as its roll.
+    assert!(
+        html.contains(
+            "<tr><td>tables.special_event[2]</td><td>Free kick for the passive team.</td><td>"
+        ),
+        "special event 2 without its label"
+    );
 }
 
 /// Breakdown figures (`[figures] NAME = { event, by }`) count each value of an event's

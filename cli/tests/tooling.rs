@@ -412,7 +412,7 @@ fn rules_show_tells_included_files_from_extended_rulesets() {
         .expect("a layers line");
     assert!(
         line.starts_with(
-            "layers: rulesets/examples/2024-var-no-weather.toml extends <2024> (including 2024/options.toml, "
+            "layers: rulesets/examples/2024-var-no-weather.toml extends rulesets/2024.toml (including rulesets/2024/options.toml, "
         ),
         "{line}"
     );

@@ -19,6 +19,8 @@ use crate::ruleset::Ruleset;
 use crate::ruleset::diag::Diagnostic;
 use crate::value::{Ty, Value};
 
+mod removed;
+
 /// What a name in scope refers to.
 #[derive(Clone, Copy)]
 struct Local {
@@ -38,6 +40,9 @@ pub(crate) struct Compiler<'r> {
     loops: u32,
     /// Procedures being compiled, to find cycles.
     pub resolver: &'r mut dyn ProcResolver,
+    /// Every use of an entry a layer removed, in the order met: compiling goes on after
+    /// one, so that each use gets its own error (see [`Compiler::finish`]).
+    removed_uses: Vec<Diagnostic>,
 }
 
 /// Compiles procedures and tables on demand for the compiler.
@@ -47,6 +52,10 @@ pub(crate) trait ProcResolver {
     fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>>;
     /// Compiles (if needed) the table and gives its index and value type.
     fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>>;
+    /// Takes an error of the code being compiled beyond the one its compilation returns
+    /// (each further use of a removed entry); a resolver that does not collect errors
+    /// drops it (the compilation fails all the same).
+    fn also_error(&mut self, _d: Diagnostic) {}
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -94,16 +103,8 @@ impl<'r> Compiler<'r> {
             max_slot: 0,
             loops: 0,
             resolver,
+            removed_uses: Vec::new(),
         }
-    }
-
-    /// "removed at FILE:LINE:COL" when a layer removed `key`.
-    fn removed_hint(&self, key: &str) -> Option<String> {
-        let (start, _) = *self.rs.removed.get(key)?;
-        Some(format!(
-            "`{key}` is removed at {}",
-            self.rs.place(start as u32)
-        ))
     }
 
     fn loc(&self, span: ast::Span) -> Loc {
@@ -148,26 +149,30 @@ impl<'r> Compiler<'r> {
 
     /// Compiles a body; gives the code and the type of its value.
     pub fn body(&mut self, b: &ast::Block) -> R<(Code, Ty)> {
-        let (block, ty) = self.block_inner(b)?;
-        Ok((
-            Code {
-                body: block,
-                slots: self.max_slot,
-            },
-            ty,
-        ))
+        let r = self.block_inner(b).map(|(block, ty)| {
+            (
+                Code {
+                    body: block,
+                    slots: self.max_slot,
+                },
+                ty,
+            )
+        });
+        self.finish(r)
     }
 
     /// Compiles a lone expression (a condition) as code.
     pub fn condition(&mut self, e: &ast::Expr) -> R<Code> {
-        let n = self.expr(e)?;
-        self.expect(&n.1, Ty::Bool, e.span, "a condition")?;
-        Ok(Code {
-            body: Block {
-                stmts: vec![Stmt::Expr(n.0)].into_boxed_slice(),
-            },
-            slots: self.max_slot,
-        })
+        let r = self.expr(e).and_then(|n| {
+            self.expect(&n.1, Ty::Bool, e.span, "a condition")?;
+            Ok(Code {
+                body: Block {
+                    stmts: vec![Stmt::Expr(n.0)].into_boxed_slice(),
+                },
+                slots: self.max_slot,
+            })
+        });
+        self.finish(r)
     }
 
     fn block(&mut self, b: &ast::Block) -> R<(Block, Ty)> {
@@ -776,7 +781,7 @@ impl<'r> Compiler<'r> {
             }
             ExprKind::Hook { name, args } => {
                 if let Some(h) = self.removed_hint(&format!("hooks.{}", name.name)) {
-                    return Err(self
+                    let d = self
                         .err(
                             name.span,
                             format!(
@@ -784,7 +789,8 @@ impl<'r> Compiler<'r> {
                                 name.name
                             ),
                         )
-                        .hint(h));
+                        .hint(h);
+                    return Ok(self.removed_use(d, args, sp));
                 }
                 let Some(h) = self.rs.hooks.iter().position(|h| h.name == name.name) else {
                     let hint =
@@ -873,12 +879,13 @@ impl<'r> Compiler<'r> {
         }
         for key in [format!("tables.{n}"), format!("constants.{n}")] {
             if let Some(h) = self.removed_hint(&key) {
-                return Err(self
+                let d = self
                     .err(
                         sp,
                         format!("`{n}` was removed by a layer but is still used here"),
                     )
-                    .hint(h));
+                    .hint(h);
+                return Ok(self.removed_use(d, &[], sp));
             }
         }
         let mut known: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
@@ -948,7 +955,7 @@ impl<'r> Compiler<'r> {
             return Ok((self.node(NodeKind::Prim(p, args), sp), p.ret()));
         }
         if let Some(h) = self.removed_hint(&format!("procedures.{}", name.name)) {
-            return Err(self
+            let d = self
                 .err(
                     name.span,
                     format!(
@@ -956,7 +963,8 @@ impl<'r> Compiler<'r> {
                         name.name
                     ),
                 )
-                .hint(h));
+                .hint(h);
+            return Ok(self.removed_use(d, args, sp));
         }
         let mut known: Vec<&str> = Prim::all().iter().map(|p| p.name()).collect();
         let procs: Vec<String> = self.rs.procedure_names();

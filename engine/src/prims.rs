@@ -124,7 +124,7 @@ prims! {
     // Clock, score and flow.
     Minute = "minute"() -> Int: "The minute on the time track.";
     Added = "added"() -> Int: "The added (stoppage) minute, 0 before stoppage time.";
-    SetClock = "set_clock"(Int, Int) -> None: "Moves the time marker to a minute and an added minute (never backward in a half).";
+    SetClock = "set_clock"(Int, Int) -> None: "Moves the time marker to a minute and an added minute. Never backward, in the whole match: the minute runs on across the halves (when a half begins the engine sets the added minute to 0 and keeps the minute), so a half starts at or after the minute the one before ended; going back is a match error.";
     Half = "half"() -> Int: "The half being played (1-based).";
     Turn = "turn"() -> Int: "The turn number within the half (1-based).";
     Score = "score"(Team) -> Int: "Goals of the team.";

@@ -55,14 +55,12 @@ fn prec(e: &Expr) -> u8 {
         ExprKind::Binary { op, .. } => op.precedence(),
         ExprKind::Unary { op: UnOp::Not, .. } => NOT_PREC,
         ExprKind::Unary { .. } => NEG_PREC,
-        // Keyword expressions end in an open expression: always group them as operands.
-        ExprKind::If { .. }
-        | ExprKind::Match { .. }
-        | ExprKind::Choose { .. }
-        | ExprKind::Roll { .. }
-        | ExprKind::Modifiers { .. }
-        | ExprKind::Quant { .. }
-        | ExprKind::Block(_) => 0,
+        // Keyword expressions that end in an open expression (`roll 2d6 by t`, `count x in
+        // s where c`, `choose ... from s prefer x => e`) are grouped as operands. Those that
+        // end in a closing brace (`if`, `match`, `modifiers`, a block) are not: a bracket
+        // the text did not have could take the nesting past its limit, and the printed
+        // text would no longer parse.
+        ExprKind::Choose { .. } | ExprKind::Roll { .. } | ExprKind::Quant { .. } => 0,
         _ => ATOM,
     }
 }

@@ -140,11 +140,12 @@ pub(super) fn layers(
             let at = (inc.span().start, inc.span().end);
             let ip = p.parent().unwrap_or(Path::new(".")).join(inc.get_ref());
             // A file that is not on disk (a text built into a program) finds its
-            // includes through the lookup first, by their path relative to it.
+            // includes through the lookup first, by their path relative to it, and names
+            // them as the lookup does.
             let key = ip.to_string_lossy().replace('\\', "/");
             let found = match editions(&key) {
-                Some((_, t)) if !p.is_file() => Ok(t),
-                _ => read_text(&ip, FileKind::Ruleset),
+                Some((named, t)) if !p.is_file() => Ok((named, t)),
+                _ => read_text(&ip, FileKind::Ruleset).map(|t| (ip.clone(), t)),
             };
             let it = found.map_err(|e| {
                 LoadErrors(vec![
@@ -156,6 +157,7 @@ pub(super) fn layers(
                     .hint("an include is a path relative to the file that includes it"),
                 ])
             })?;
+            let (ip, it) = it;
             let ih: RawHead = toml::from_str(&it).map_err(|e| {
                 LoadErrors(vec![toml_error(
                     &SourceFile::single(ip.clone(), &it),
@@ -167,7 +169,7 @@ pub(super) fn layers(
                 return Err(LoadErrors(vec![
                     Diagnostic::error(format!(
                         "the included file `{}` may not itself extend or include",
-                        ip.display()
+                        super::diag::shown(&ip)
                     ))
                     .at(&here, at),
                 ]));
@@ -206,7 +208,7 @@ pub(super) fn layers(
             return Err(LoadErrors(vec![
                 Diagnostic::error(format!(
                     "`extends` goes round in a circle through `{}`",
-                    pp.display()
+                    super::diag::shown(&pp)
                 ))
                 .at(&here, at),
             ]));

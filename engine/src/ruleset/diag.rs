@@ -2,7 +2,7 @@
 //! diagnostics: the line itself with a marker under the offending text, and a hint.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The text of a ruleset, kept to point into it. A ruleset that `extends` others is made
@@ -10,13 +10,25 @@ use std::sync::Arc;
 /// is an offset into that whole; [`SourceFile::layer`] tells which file it falls in.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
-    /// The path of the top layer as given (or a name like `<original>` for a built-in
-    /// edition).
+    /// The path of the top layer as given (or, for a text built into the program, its
+    /// file in angle brackets, `<rulesets/original.toml>`: see [`shown`]).
     pub path: PathBuf,
     /// The whole text (every layer).
     pub text: Arc<str>,
     /// Each layer's path and the offset where its text starts, bottom layer first.
     pub layers: Vec<(PathBuf, usize)>,
+}
+
+/// How a layer's path is named in messages. A text built into the program (an edition,
+/// a file it includes) is loaded under its file's path in angle brackets, so that it is
+/// never mistaken for a file on disk (`<rulesets/2015.toml>`); messages name that file
+/// (`rulesets/2015.toml`), the one a designer opens in the repository.
+pub fn shown(path: &Path) -> String {
+    let s = path.display().to_string();
+    match s.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        Some(file) => file.to_string(),
+        None => s,
+    }
 }
 
 impl SourceFile {
@@ -36,6 +48,11 @@ impl SourceFile {
             .rev()
             .find(|(_, base)| *base <= offset)
             .map_or((self.path.as_path(), 0), |(p, b)| (p.as_path(), *b))
+    }
+
+    /// The name of the layer holding `offset`, as messages show it ([`shown`]).
+    pub fn shown_at(&self, offset: usize) -> String {
+        shown(self.layer(offset).0)
     }
 
     /// 1-based line and column of a byte offset, within its layer's file.
@@ -158,7 +175,7 @@ impl Diagnostic {
         let (line, col) = f.line_col(self.span.map_or(0, |s| s.0));
         Some(format!(
             "{}:{line}:{col}",
-            f.layer(self.span.map_or(0, |s| s.0)).0.display()
+            f.shown_at(self.span.map_or(0, |s| s.0))
         ))
     }
 
@@ -174,7 +191,7 @@ impl Diagnostic {
         serde_json::json!({
             "severity": self.severity,
             "message": self.message,
-            "file": self.file.as_ref().map(|f| f.layer(self.span.map_or(0, |s| s.0)).0.display().to_string()),
+            "file": self.file.as_ref().map(|f| f.shown_at(self.span.map_or(0, |s| s.0))),
             "line": line,
             "column": column,
             "rule": self.rule,
@@ -198,12 +215,7 @@ impl fmt::Display for Diagnostic {
             let (line, col) = file.line_col(start);
             let (text, line_start) = file.line_at(start);
             let gutter = line.to_string().len();
-            writeln!(
-                f,
-                "{:gutter$}--> {}:{line}:{col}",
-                "",
-                file.layer(start).0.display()
-            )?;
+            writeln!(f, "{:gutter$}--> {}:{line}:{col}", "", file.shown_at(start))?;
             writeln!(f, "{:gutter$} |", "")?;
             writeln!(f, "{line} | {text}")?;
             let pad: String = text[..start - line_start]

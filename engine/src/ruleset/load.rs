@@ -168,6 +168,7 @@ fn merge(
     if !mt.turn.is_empty() {
         bm.turn = mt.turn;
     }
+    bm.needs.extend(mt.needs);
     below.procedures.extend(top.procedures);
     for (name, t) in top.tables {
         match below.tables.get_mut(&name) {
@@ -303,6 +304,10 @@ impl ProcResolver for Resolver {
                 Ok((idx as u16, rs.tables[idx].ty))
             }
         })
+    }
+
+    fn also_error(&mut self, d: Diagnostic) {
+        self.errors.push(d);
     }
 }
 

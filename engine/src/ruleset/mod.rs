@@ -9,6 +9,7 @@ mod expand_code;
 pub mod figures;
 mod load;
 pub mod lookups;
+pub mod needs;
 mod ranges;
 pub mod raw;
 
@@ -372,7 +373,7 @@ impl Ruleset {
     /// The line and column of a byte offset in the ruleset file, as `path:line:col`.
     pub fn place(&self, offset: u32) -> String {
         let (l, c) = self.file.line_col(offset as usize);
-        format!("{}:{l}:{c}", self.file.layer(offset as usize).0.display())
+        format!("{}:{l}:{c}", self.file.shown_at(offset as usize))
     }
 }
 

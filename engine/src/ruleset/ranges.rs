@@ -111,6 +111,8 @@ pub(super) fn match_numbers(
         Some(s) => *s.get_ref(),
         None => 0,
     };
+    super::needs::check(m, (halves, turns, pieces, count_cap), file, errors);
+    super::needs::check_ball_values(m, ball_values, file, errors);
     MatchNumbers {
         halves: halves as u32,
         max_turns_per_half: turns as u32,

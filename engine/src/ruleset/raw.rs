@@ -215,6 +215,9 @@ pub struct RawMatch {
     /// Largest number of pieces of one team counted in an area (0: no cap).
     #[serde(default)]
     pub count_cap: Option<Spanned<i64>>,
+    /// What the rules need of the numbers above (`[match.needs.KEY]`), by key.
+    #[serde(default)]
+    pub needs: IndexMap<String, super::needs::RawNeed>,
 }
 
 /// `[procedures.NAME]`.
