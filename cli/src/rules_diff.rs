@@ -64,6 +64,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("tables", "tables"),
     ("hooks", "hooks"),
     ("triggers", "triggers"),
+    ("entries", "collection entries"),
     ("narration", "narration"),
     ("figures", "figures"),
 ];
@@ -339,6 +340,31 @@ fn compare(a: &RawRuleset, b: &RawRuleset) -> Vec<Change> {
             ("do", t.body.get_ref().trim().to_string()),
         ]
     });
+    // An entry's fields on one line (its trigger, if any, is under triggers).
+    let entry = |e: &toml::Spanned<fuba_engine::ruleset::raw::RawEntry>| {
+        one(e
+            .get_ref()
+            .iter()
+            .filter(|(k, _)| !["hook", "when", "do", "section"].contains(&k.as_str()))
+            .map(|(k, v)| format!("{k} = {}", v.get_ref()))
+            .collect::<Vec<_>>()
+            .join(", "))
+    };
+    let none = IndexMap::new();
+    for c in a
+        .entries
+        .keys()
+        .chain(b.entries.keys().filter(|k| !a.entries.contains_key(*k)))
+    {
+        let (ea, eb) = (a.entries.get(c), b.entries.get(c));
+        d.map(
+            "entries",
+            &format!("{c}."),
+            ea.unwrap_or(&none),
+            eb.unwrap_or(&none),
+            entry,
+        );
+    }
     d.map("narration", "", &a.narration, &b.narration, |n| {
         one(format!("{:?}", n.get_ref()))
     });

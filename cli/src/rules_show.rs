@@ -20,7 +20,7 @@ pub enum What {
     Constants,
     /// Procedures with section and parameters.
     Procedures,
-    /// Triggers grouped by hook, then the ruleset's skill catalogue (if it has one) with
+    /// Triggers grouped by hook, then the entries of each declared collection (skills) with
     /// the triggers and procedures that play each skill.
     Skills,
     /// Match options.
@@ -77,21 +77,20 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The ruleset's skill catalogue, by its own convention: `skill_name(i)` for `i` from 1 to
-/// the constant `skill_count`. Empty when the ruleset has neither (no skill is named here).
-fn skill_catalogue(rs: &Ruleset) -> Vec<String> {
-    use fuba_engine::value::Value;
-    let Some(idx) = rs.procedure("skill_name") else {
-        return Vec::new();
-    };
-    let Some((Value::Int(n), _)) = rs.constant("skill_count") else {
-        return Vec::new();
-    };
-    let mut m = fuba_engine::vm::Match::new(rs, 0);
-    (1..=n)
-        .filter_map(|i| match m.call(idx, vec![Value::Int(i)]) {
-            Ok(Value::Str(s)) => Some(rs.symbol(s).to_string()),
-            _ => None,
+/// The ruleset's catalogues: the entries of each declared collection
+/// (`[collections.NAME]`), in order. Empty when the ruleset declares none.
+fn catalogues(rs: &Ruleset) -> Vec<(String, Vec<String>)> {
+    rs.raw
+        .collections
+        .keys()
+        .map(|c| {
+            let entries = rs
+                .raw
+                .entries
+                .get(c)
+                .map(|es| es.keys().cloned().collect())
+                .unwrap_or_default();
+            (c.clone(), entries)
         })
         .collect()
 }
@@ -382,11 +381,10 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                     json!({"hook": h.name, "params": params_text(&h.params), "triggers": trig}),
                 );
             }
-            let skills = skill_catalogue(rs);
             let mut catalogue = Vec::new();
-            if !skills.is_empty() {
+            for (coll, skills) in catalogues(rs) {
                 t.push_str(&format!(
-                    "\nskills of {} ({}, numbered by skill_name up to skill_count)\n",
+                    "\nentries of {coll} in {} ({}, numbered in declaration order)\n",
                     rs.name,
                     skills.len()
                 ));
@@ -408,6 +406,7 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                         },
                     ]);
                     catalogue.push(json!({
+                        "collection": coll,
                         "number": i + 1,
                         "skill": name,
                         "triggers": triggers.iter().map(|(tr, hook)| json!({"trigger": tr, "hook": hook})).collect::<Vec<_>>(),

@@ -325,7 +325,7 @@ fn diff_summary_lists_names_per_section_without_code() {
 fn show_2024_lists_every_skill_weather_and_option() {
     let skills_out = ok(&fuba(&["rules", "show", "2024", "--skills"]));
     let catalogue = skills_out
-        .split_once("\nskills of 2024 (40,")
+        .split_once("\nentries of skillset in 2024 (40,")
         .map(|(_, c)| c)
         .unwrap_or_else(|| panic!("no skill catalogue of 40 skills:\n{skills_out}"));
     // fuba-2024.txt A12: team skills, goalkeepers, defenders, midfielders, forwards.
@@ -385,7 +385,7 @@ fn show_2024_lists_every_skill_weather_and_option() {
             || l.starts_with(' ')
             || l.starts_with("hook ")
             || l.starts_with("triggers of")
-            || l.starts_with("skills of")),
+            || l.starts_with("entries of")),
         "a condition spills over a line:\n{skills_out}"
     );
     insta::assert_snapshot!("show_2024_skills", skills_out);

@@ -60,7 +60,10 @@ pub(crate) trait ProcResolver {
 
 type R<T> = Result<T, Diagnostic>;
 
-fn closest_name<'a>(want: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest_name<'a>(
+    want: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     names
         .map(|n| (edit_distance(want, n), n))
         .filter(|(d, n)| *d <= 2.max(want.len() / 3) && *d < n.len())
@@ -226,10 +229,17 @@ impl<'r> Compiler<'r> {
             }
             StmtKind::Set {
                 name,
+                field,
                 index,
                 op,
                 value,
             } => {
+                if let Some(f) = field {
+                    return Err(self.err(
+                        f.span,
+                        format!("`{}` is not an entry of a collection", name.name),
+                    ));
+                }
                 let (v, vty) = self.expr(value)?;
                 if !matches!(op, ast::AssignOp::Assign) {
                     self.expect(&vty, Ty::Int, value.span, "the value added or taken")?;
@@ -307,7 +317,21 @@ impl<'r> Compiler<'r> {
                 self.loops -= 1;
                 (Stmt::Repeat(n, b, self.loc(count.span)), Ty::None)
             }
-            StmtKind::For { var, iter, body } => {
+            StmtKind::For {
+                var,
+                iter,
+                filter,
+                body,
+            } => {
+                // `for x in c where p { ... }` is `for x in c { if p { ... } }`.
+                let filtered;
+                let body = match filter {
+                    None => body,
+                    Some(p) => {
+                        filtered = crate::ruleset::expand::filtered(p, body);
+                        &filtered
+                    }
+                };
                 let (n, t) = self.expr(iter)?;
                 let elem = self.element_type(t, iter.span)?;
                 let saved = self.next_slot;

@@ -17,6 +17,7 @@ pub mod game;
 pub mod ir;
 pub mod limits;
 pub mod lint;
+pub mod lint_narration;
 pub mod log;
 pub mod memo;
 pub mod odds;

@@ -45,10 +45,18 @@ pub const LINTS: &[(&str, &str)] = &[
         "out-of-range",
         "a literal ball value outside [match] ball_values, a literal table key outside the table's dice or rows, a roll compared with a number it never shows",
     ),
+    (
+        "unused-entry",
+        "an entry of a collection no rule reads: the collection is never iterated, the entry never named, and it has no trigger",
+    ),
+    (
+        "unused-narration",
+        "a [narration] key no rule emits (`emit \"kind\"`)",
+    ),
 ];
 
 /// Something met while walking code.
-enum Item<'a> {
+pub(crate) enum Item<'a> {
     Stmt(&'a Stmt),
     Node(&'a Node),
 }
@@ -171,7 +179,7 @@ fn walk_node<'a>(n: &'a Node, f: &mut dyn FnMut(Item<'a>)) {
     }
 }
 
-fn walk_code<'a>(c: &'a Code, f: &mut dyn FnMut(Item<'a>)) {
+pub(crate) fn walk_code<'a>(c: &'a Code, f: &mut dyn FnMut(Item<'a>)) {
     walk_block(&c.body, f);
 }
 

@@ -86,6 +86,8 @@ pub enum StmtKind {
     Set {
         /// The state variable.
         name: Ident,
+        /// `set e.field[...]`: a per-team state of a collection's entry `e`.
+        field: Option<Ident>,
         /// The team index of a per-team variable.
         index: Option<Expr>,
         /// `=`, `+=` or `-=`.
@@ -106,6 +108,8 @@ pub enum StmtKind {
         var: Ident,
         /// The collection.
         iter: Expr,
+        /// `where p`: only the elements for which `p` holds.
+        filter: Option<Expr>,
         /// The loop body.
         body: Block,
     },
@@ -289,6 +293,19 @@ pub struct MatchArm {
     pub value: Expr,
     /// Where the arm was written.
     pub span: Span,
+    /// `for e in collection => value`: one arm per entry, matching its name (the
+    /// patterns are then empty).
+    pub each: Option<Each>,
+}
+
+/// `for var in collection` at the head of a `match` arm or a `choose` option: one arm or
+/// option per entry of a declared collection, expanded when the ruleset is loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Each {
+    /// The name bound to each entry.
+    pub var: Ident,
+    /// The collection.
+    pub collection: Ident,
 }
 
 /// One labelled option of a `choose { ... }`.
@@ -302,6 +319,9 @@ pub struct ChooseArm {
     pub prefer: Option<Expr>,
     /// The option's value.
     pub value: Expr,
+    /// `for e in collection ...`: one option per entry, labelled with its name (the
+    /// label is then empty).
+    pub each: Option<Each>,
 }
 
 /// What a choice picks from.

@@ -472,6 +472,9 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::assign_op => "`=`, `+=` or `-=`",
         Rule::repeat_stmt => "`repeat`",
         Rule::for_stmt => "`for`",
+        Rule::set_field => "`.field`",
+        Rule::for_where => "`where condition`",
+        Rule::each_head => "`for entry in collection`",
         Rule::break_stmt => "`break`",
         Rule::return_stmt => "`return`",
         Rule::emit_stmt => "`emit`",
@@ -615,6 +618,10 @@ impl Builder {
             Rule::set_stmt => {
                 let mut it = inner.into_inner().peekable();
                 let name = ident(it.next().ok_or_else(internal)?);
+                let field = match it.peek().map(|p| p.as_rule()) {
+                    Some(Rule::set_field) => Some(ident(first(it.next().ok_or_else(internal)?)?)),
+                    _ => None,
+                };
                 let index = match it.peek().map(|p| p.as_rule()) {
                     Some(Rule::expr) => Some(self.expr(it.next().ok_or_else(internal)?)?),
                     _ => None,
@@ -627,6 +634,7 @@ impl Builder {
                 let value = self.expr(it.next().ok_or_else(internal)?)?;
                 StmtKind::Set {
                     name,
+                    field,
                     index,
                     op,
                     value,
@@ -642,8 +650,19 @@ impl Builder {
                 let mut it = inner.into_inner();
                 let var = ident(it.next().ok_or_else(internal)?);
                 let iter = self.expr(it.next().ok_or_else(internal)?)?;
-                let body = self.block(it.next().ok_or_else(internal)?)?;
-                StmtKind::For { var, iter, body }
+                let mut next = it.next().ok_or_else(internal)?;
+                let mut filter = None;
+                if next.as_rule() == Rule::for_where {
+                    filter = Some(self.expr(first(next)?)?);
+                    next = it.next().ok_or_else(internal)?;
+                }
+                let body = self.block(next)?;
+                StmtKind::For {
+                    var,
+                    iter,
+                    filter,
+                    body,
+                }
             }
             Rule::break_stmt => StmtKind::Break,
             Rule::return_stmt => match inner.into_inner().next() {
@@ -927,9 +946,11 @@ impl Builder {
             let arm_span = span_of(&arm);
             let mut patterns = Vec::new();
             let mut value = None;
+            let mut each = None;
             for q in arm.into_inner() {
                 match q.as_rule() {
                     Rule::pattern => patterns.push(pattern(first(q)?)?),
+                    Rule::each_head => each = Some(each_head(q)?),
                     _ => value = Some(self.expr(q)?),
                 }
             }
@@ -937,6 +958,7 @@ impl Builder {
                 patterns,
                 value: value.ok_or_else(internal)?,
                 span: arm_span,
+                each,
             });
         }
         Ok(Expr {
@@ -981,7 +1003,17 @@ impl Builder {
                 let mut arms = Vec::new();
                 for arm in opts.into_inner() {
                     let mut ai = arm.into_inner();
-                    let label = string_lit(ai.next().ok_or_else(internal)?)?;
+                    let head = ai.next().ok_or_else(internal)?;
+                    let (label, each) = if head.as_rule() == Rule::each_head {
+                        let at = span_of(&head);
+                        let label = StrLit {
+                            value: String::new(),
+                            span: at,
+                        };
+                        (label, Some(each_head(head)?))
+                    } else {
+                        (string_lit(head)?, None)
+                    };
                     let mut guard = None;
                     let mut prefer = None;
                     let mut value = None;
@@ -997,6 +1029,7 @@ impl Builder {
                         guard,
                         prefer,
                         value: value.ok_or_else(internal)?,
+                        each,
                     });
                 }
                 ChooseOptions::Arms(arms)
@@ -1067,6 +1100,14 @@ impl Builder {
             span,
         })
     }
+}
+
+/// `for var in collection` at the head of an arm.
+fn each_head(p: Pair<'_, Rule>) -> Result<Each, ParseError> {
+    let mut it = p.into_inner();
+    let var = ident(it.next().ok_or_else(internal)?);
+    let collection = ident(it.next().ok_or_else(internal)?);
+    Ok(Each { var, collection })
 }
 
 fn pattern(p: Pair<'_, Rule>) -> Result<Pattern, ParseError> {

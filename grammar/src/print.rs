@@ -104,12 +104,17 @@ impl Printer {
             }
             StmtKind::Set {
                 name,
+                field,
                 index,
                 op,
                 value,
             } => {
                 self.out.push_str("set ");
                 self.out.push_str(&name.name);
+                if let Some(f) = field {
+                    self.out.push('.');
+                    self.out.push_str(&f.name);
+                }
                 if let Some(i) = index {
                     self.out.push('[');
                     self.expr(i, 0);
@@ -128,9 +133,26 @@ impl Printer {
                 self.out.push(' ');
                 self.block(body);
             }
-            StmtKind::For { var, iter, body } => {
+            StmtKind::For {
+                var,
+                iter,
+                filter,
+                body,
+            } => {
                 self.out.push_str(&format!("for {} in ", var.name));
+                // `any x in c` would take the loop's `where` as its own.
+                let quant = matches!(iter.kind, ExprKind::Quant { .. });
+                if filter.is_some() && quant {
+                    self.out.push('(');
+                }
                 self.expr(iter, 0);
+                if filter.is_some() && quant {
+                    self.out.push(')');
+                }
+                if let Some(f) = filter {
+                    self.out.push_str(" where ");
+                    self.expr(f, 0);
+                }
                 self.out.push(' ');
                 self.block(body);
             }
@@ -262,6 +284,10 @@ impl Printer {
                 self.indent += 1;
                 for arm in arms {
                     self.line();
+                    if let Some(e) = &arm.each {
+                        self.out
+                            .push_str(&format!("for {} in {}", e.var.name, e.collection.name));
+                    }
                     for (i, p) in arm.patterns.iter().enumerate() {
                         if i > 0 {
                             self.out.push_str(" | ");
@@ -313,7 +339,13 @@ impl Printer {
                         self.indent += 1;
                         for arm in arms {
                             self.line();
-                            self.out.push_str(&quote(&arm.label.value));
+                            match &arm.each {
+                                Some(e) => self.out.push_str(&format!(
+                                    "for {} in {}",
+                                    e.var.name, e.collection.name
+                                )),
+                                None => self.out.push_str(&quote(&arm.label.value)),
+                            }
                             if let Some(g) = &arm.guard {
                                 self.out.push_str(" when ");
                                 self.expr(g, 1);

@@ -155,18 +155,29 @@ fn stmt_with(x: BoxedStrategy<Expr>, blk: BoxedStrategy<Block>) -> BoxedStrategy
         }),
         (
             ident(),
+            prop::option::of(ident()),
             prop::option::of(x.clone()),
             prop::sample::select(vec![AssignOp::Assign, AssignOp::Add, AssignOp::Sub]),
             x.clone()
         )
-            .prop_map(|(name, index, op, value)| StmtKind::Set {
+            .prop_map(|(name, field, index, op, value)| StmtKind::Set {
                 name,
+                field,
                 index,
                 op,
                 value
             }),
         (x.clone(), blk.clone()).prop_map(|(count, body)| StmtKind::Repeat { count, body }),
-        (ident(), x.clone(), blk).prop_map(|(var, iter, body)| StmtKind::For { var, iter, body }),
+        (ident(), x.clone(), prop::option::of(x.clone()), blk).prop_map(
+            |(var, iter, filter, body)| {
+                StmtKind::For {
+                    var,
+                    iter,
+                    filter,
+                    body,
+                }
+            }
+        ),
         Just(StmtKind::Break),
         prop::option::of(x.clone()).prop_map(StmtKind::Return),
         (str_lit(), prop::collection::vec((ident(), x.clone()), 0..3))
@@ -265,7 +276,8 @@ fn expr() -> BoxedStrategy<Expr> {
                             .map(|(patterns, value)| MatchArm {
                                 patterns,
                                 value,
-                                span: sp()
+                                span: sp(),
+                                each: None
                             })
                             .collect()
                     })),
@@ -313,7 +325,8 @@ fn expr() -> BoxedStrategy<Expr> {
                                     label,
                                     guard,
                                     prefer,
-                                    value
+                                    value,
+                                    each: None
                                 })
                                 .collect()
                         )

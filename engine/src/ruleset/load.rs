@@ -18,6 +18,8 @@ use crate::board::{BoardSpec, LinkKind, Side};
 use crate::compile::{Compiler, ProcResolver};
 use crate::ir::Code;
 
+use super::expand::Expander;
+
 use super::chain::toml_error;
 pub use super::chain::{EditionLookup, load_file, load_file_with};
 
@@ -73,8 +75,9 @@ pub fn load_str_options(
             Some(below) => merge(below, raw, &file, &mut removed).map_err(LoadErrors)?,
         });
     }
-    let raw = merged.unwrap_or_default();
-    build(file, raw, removed, options)
+    let mut raw = merged.unwrap_or_default();
+    let colls = super::collections::prepare(&mut raw, &file);
+    build(file, raw, removed, options, colls)
 }
 
 /// Lays a layer over the ruleset below it: every named entry it writes replaces or adds;
@@ -97,6 +100,7 @@ fn merge(
             ["constants", n] => below.constants.shift_remove(*n).is_some(),
             ["narration", n] => below.narration.shift_remove(*n).is_some(),
             ["figures", n] => below.figures.shift_remove(*n).is_some(),
+            [w @ ("collections" | "entries"), n] => super::collections::remove(&mut below, w, n),
             ["tables", rest] => match rest.split_once(".rows.") {
                 Some((t, key)) => below
                     .tables
@@ -112,7 +116,7 @@ fn merge(
             errors.push(
                 Diagnostic::error(format!("`{path}` is not in the ruleset this file extends"))
                     .at(file, span)
-                    .hint("remove takes \"procedures.NAME\", \"tables.NAME\", \"tables.NAME.rows.KEY\", \"triggers.NAME\", \"hooks.NAME\", \"constants.NAME\", \"narration.KIND\" or \"figures.NAME\""),
+                    .hint("remove takes \"procedures.NAME\", \"tables.NAME\", \"tables.NAME.rows.KEY\", \"triggers.NAME\", \"hooks.NAME\", \"constants.NAME\", \"narration.KIND\", \"figures.NAME\", \"collections.NAME\" or \"entries.COLLECTION.ENTRY\""),
             );
         }
     }
@@ -192,6 +196,8 @@ fn merge(
     below.triggers.extend(top.triggers);
     below.narration.extend(top.narration);
     below.figures.extend(top.figures);
+    below.collections.extend(top.collections);
+    super::collections::merge_entries(&mut below.entries, top.entries);
     if errors.is_empty() {
         Ok(below)
     } else {
@@ -431,8 +437,8 @@ fn build(
     raw: RawRuleset,
     removed: HashMap<String, (usize, usize)>,
     set_options: &[(String, String)],
+    (mut colls, mut errors): (super::collections::Collections, Vec<Diagnostic>),
 ) -> Result<Ruleset, LoadErrors> {
-    let mut errors: Vec<Diagnostic> = Vec::new();
     let at = |span: (usize, usize)| (span.0, span.1);
 
     // ---- board
@@ -726,7 +732,7 @@ fn build(
     for (name, h) in &raw.hooks {
         let params = match &h.params {
             None => Vec::new(),
-            Some(p) => parse_param_list(&file, p, &format!("hooks.{name}"), &mut errors),
+            Some(p) => parse_param_list(&file, p, &format!("hooks.{name}"), &mut errors, &colls),
         };
         rs.hooks.push(Hook {
             name: name.clone(),
@@ -748,7 +754,7 @@ fn build(
         let rule = format!("procedures.{name}");
         let params = match &p.params {
             None => Vec::new(),
-            Some(s) => parse_param_list(&file, s, &rule, &mut errors),
+            Some(s) => parse_param_list(&file, s, &rule, &mut errors, &colls),
         };
         let unit = rs.units.len() as u32;
         rs.units.push(Unit {
@@ -756,8 +762,14 @@ fn build(
             section: p.section.clone(),
         });
         let offset = code_offset(&file, p.body.span());
-        let pending = match fuba_grammar::parse_body(p.body.get_ref()) {
-            Ok(body) => Some(Pending { body, offset, unit }),
+        let typed = colls.params_of(name).map(<[_]>::to_vec).unwrap_or_default();
+        let mut x = Expander::new(&mut colls, &file, offset, &rule, &typed);
+        let pending = match fuba_grammar::parse_body(p.body.get_ref()).map(|b| x.body(b)) {
+            Ok(Ok(body)) => Some(Pending { body, offset, unit }),
+            Ok(Err(d)) => {
+                errors.push(d);
+                None
+            }
             Err(e) => {
                 errors.push(parse_error(&file, offset, &rule, e));
                 None
@@ -860,13 +872,20 @@ fn build(
             });
             let r = row.get_ref();
             let offset = code_offset(&file, r.body.span());
-            pend.push(match fuba_grammar::parse_body(r.body.get_ref()) {
-                Ok(body) => Some(Pending { body, offset, unit }),
-                Err(e) => {
-                    errors.push(parse_error(&file, offset, &row_rule, e));
-                    None
-                }
-            });
+            let mut x = Expander::new(&mut colls, &file, offset, &row_rule, &[]);
+            pend.push(
+                match fuba_grammar::parse_body(r.body.get_ref()).map(|b| x.body(b)) {
+                    Ok(Ok(body)) => Some(Pending { body, offset, unit }),
+                    Ok(Err(d)) => {
+                        errors.push(d);
+                        None
+                    }
+                    Err(e) => {
+                        errors.push(parse_error(&file, offset, &row_rule, e));
+                        None
+                    }
+                },
+            );
             table.rows.push(Row {
                 key: key.clone(),
                 label: r.label.clone(),
@@ -1024,8 +1043,13 @@ fn build(
             None => None,
             Some(w) => {
                 let offset = code_offset(&file, w.span());
-                match fuba_grammar::parse_expression(w.get_ref()) {
-                    Ok(e) => {
+                let mut x = Expander::new(&mut colls, &file, offset, &rule, &[]);
+                match fuba_grammar::parse_expression(w.get_ref()).map(|e| x.expression(e)) {
+                    Ok(Err(d)) => {
+                        errors.push(d);
+                        continue;
+                    }
+                    Ok(Ok(e)) => {
                         let mut c = Compiler::new(&mut rs, unit, offset, &mut resolver);
                         for (n, ty) in &params {
                             c.declare(n, *ty);
@@ -1046,8 +1070,13 @@ fn build(
             }
         };
         let offset = code_offset(&file, t.body.span());
-        let code = match fuba_grammar::parse_body(t.body.get_ref()) {
-            Ok(b) => {
+        let mut x = Expander::new(&mut colls, &file, offset, &rule, &[]);
+        let code = match fuba_grammar::parse_body(t.body.get_ref()).map(|b| x.body(b)) {
+            Ok(Err(d)) => {
+                errors.push(d);
+                continue;
+            }
+            Ok(Ok(b)) => {
                 let mut c = Compiler::new(&mut rs, unit, offset, &mut resolver);
                 for (n, ty) in &params {
                     c.declare(n, *ty);
@@ -1097,6 +1126,10 @@ fn build(
             p.pure = pure;
         }
         rs.warnings = crate::lint::lint(&rs, &raw);
+        rs.warnings
+            .extend(super::collections::lint(&colls, &rs.file));
+        rs.warnings
+            .extend(crate::lint_narration::unused_narration(&rs, &raw));
         rs.raw = Arc::new(raw);
         Ok(rs)
     } else {
@@ -1109,12 +1142,16 @@ fn parse_param_list(
     s: &toml::Spanned<String>,
     rule: &str,
     errors: &mut Vec<Diagnostic>,
+    colls: &super::collections::Collections,
 ) -> Vec<(String, Ty)> {
     let offset = code_offset(file, s.span());
     match fuba_grammar::parse_params(s.get_ref()) {
         Ok(ps) => ps
             .into_iter()
-            .map(|p| match Ty::from_name(&p.ty.name) {
+            .map(|p| match Ty::from_name(&p.ty.name)
+                // An entry of a collection is its name.
+                .or_else(|| colls.get(&p.ty.name).map(|_| Ty::Str))
+            {
                 Some(t) => (p.name.name, t),
                 None => {
                     errors.push(

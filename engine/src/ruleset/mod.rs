@@ -2,7 +2,10 @@
 //! resolved and every rule checked, ready to run.
 
 mod chain;
+pub mod collections;
 pub mod diag;
+pub mod expand;
+mod expand_code;
 pub mod figures;
 mod load;
 pub mod lookups;

@@ -49,6 +49,14 @@ pub struct RawRuleset {
     /// What the scenario runner does with the rules (`docs/scenarios.md`).
     #[serde(default)]
     pub scenario: RawScenarioRules,
+    /// Declared collections: typed records a rule iterates over and looks up
+    /// (`[collections.NAME]`, docs/ruleset-format.md).
+    #[serde(default)]
+    pub collections: IndexMap<String, RawCollection>,
+    /// The entries of each collection, by collection then entry name
+    /// (`[entries.COLLECTION."Entry name"]`): field values, and an optional trigger.
+    #[serde(default)]
+    pub entries: IndexMap<String, IndexMap<String, Spanned<RawEntry>>>,
     /// What a layer removes from the ruleset it extends: `"procedures.NAME"`,
     /// `"tables.NAME"`, `"tables.NAME.rows.KEY"`, `"triggers.NAME"`, `"hooks.NAME"`,
     /// `"constants.NAME"`, `"narration.KIND"`, `"figures.NAME"`.
@@ -349,3 +357,28 @@ impl RawFigure {
         }
     }
 }
+
+/// `[collections.NAME]`: a collection's declaration.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawCollection {
+    /// Rulebook section.
+    #[serde(default)]
+    pub section: String,
+    /// What the collection holds.
+    #[serde(default)]
+    pub doc: String,
+    /// The fields of every entry: `name = "int"` (`"str"`, `"bool"`), or
+    /// `name = { type = "int", default = 1 }` for a field an entry may leave out.
+    #[serde(default)]
+    pub fields: IndexMap<String, Spanned<toml::Value>>,
+    /// Per-team state of every entry: `key = initial value`; entry `i` (1-based, in
+    /// declaration order) holds it in the team state variable `key_i`, read and set as
+    /// `e.key[team]`.
+    #[serde(default)]
+    pub team_state: IndexMap<String, Spanned<toml::Value>>,
+}
+
+/// One entry of a collection: its field values, and `hook`, `when`, `do`, `section` when
+/// the entry carries its own trigger.
+pub type RawEntry = IndexMap<String, Spanned<toml::Value>>;
