@@ -95,6 +95,52 @@ fn catalogues(rs: &Ruleset) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// The field values of entry `name` of collection `coll`, in the declared order, a field
+/// the entry leaves out with its declared default: what the entry is (a skill's group and
+/// cost), beside where it is played.
+fn entry_fields(rs: &Ruleset, coll: &str, name: &str) -> Vec<(String, serde_json::Value)> {
+    let Some(decl) = rs.raw.collections.get(coll) else {
+        return Vec::new();
+    };
+    let entry = rs.raw.entries.get(coll).and_then(|es| es.get(name));
+    decl.fields
+        .iter()
+        .filter_map(|(field, ty)| {
+            let given = entry
+                .and_then(|e| e.get_ref().get(field))
+                .map(|v| v.get_ref());
+            let value = given.or_else(|| ty.get_ref().get("default"))?;
+            let json = match value {
+                toml::Value::Integer(n) => json!(n),
+                toml::Value::Boolean(b) => json!(b),
+                toml::Value::String(s) => json!(s),
+                other => json!(other.to_string()),
+            };
+            Some((field.clone(), json))
+        })
+        .collect()
+}
+
+/// `text` wrapped at `width` columns, every line after `indent`.
+fn wrapped(text: &str, indent: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.len() + 1 + word.len() > width {
+            out.push_str(&format!("{indent}{line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{indent}{line}\n"));
+    }
+    out
+}
+
 /// Where a skill is played: the triggers (with their hook) and the procedures whose code
 /// names it as a string. A skill played from a procedure, or from a trigger whose
 /// condition calls a helper, is found too; procedures that name most of the catalogue
@@ -388,7 +434,6 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                     rs.name,
                     skills.len()
                 ));
-                let mut rows = Vec::new();
                 for (i, name) in skills.iter().enumerate() {
                     let (triggers, procs) = where_played(rs, name, &skills);
                     let mut at: Vec<String> = triggers
@@ -396,24 +441,43 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                         .map(|(tr, hook)| format!("trigger {tr} ({hook})"))
                         .collect();
                     at.extend(procs.iter().map(|p| format!("procedure {p}")));
-                    rows.push(vec![
-                        (i + 1).to_string(),
-                        name.clone(),
-                        if at.is_empty() {
-                            "(played nowhere)".to_string()
-                        } else {
-                            at.join(", ")
-                        },
-                    ]);
+                    let fields = entry_fields(rs, &coll, name);
+                    // Short values on the entry's line; long text (the rulebook's words)
+                    // each on lines of its own below it.
+                    let (mut short, mut long) = (Vec::new(), Vec::new());
+                    for (k, v) in &fields {
+                        match v {
+                            serde_json::Value::String(s) if s.chars().count() > 24 => {
+                                long.push((k, s))
+                            }
+                            serde_json::Value::String(s) if s.is_empty() => {}
+                            serde_json::Value::String(s) => short.push(format!("{k} {s}")),
+                            v => short.push(format!("{k} {v}")),
+                        }
+                    }
+                    t.push_str(&format!("  {:>2}. {name}", i + 1));
+                    if !short.is_empty() {
+                        t.push_str(&format!(": {}", short.join(", ")));
+                    }
+                    t.push('\n');
+                    for (k, text) in long {
+                        t.push_str(&wrapped(&format!("{k}: {text}"), "      ", 92));
+                    }
+                    let played = if at.is_empty() {
+                        "(played nowhere)".to_string()
+                    } else {
+                        at.join(", ")
+                    };
+                    t.push_str(&wrapped(&format!("played by: {played}"), "      ", 92));
                     catalogue.push(json!({
                         "collection": coll,
                         "number": i + 1,
                         "skill": name,
+                        "fields": fields.iter().cloned().collect::<serde_json::Map<String, serde_json::Value>>(),
                         "triggers": triggers.iter().map(|(tr, hook)| json!({"trigger": tr, "hook": hook})).collect::<Vec<_>>(),
                         "procedures": procs,
                     }));
                 }
-                t.push_str(&aligned(&rows, "  "));
             }
             json!({"hooks": hooks, "skills": catalogue})
         }

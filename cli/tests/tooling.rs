@@ -373,11 +373,23 @@ fn show_2024_lists_every_skill_weather_and_option() {
     ];
     assert_eq!(rulebook.len(), 40);
     for s in rulebook {
-        let line = catalogue
-            .lines()
-            .find(|l| l.split("  ").any(|c| c.trim() == s))
+        // Each entry: `N. NAME: fields`, the rulebook's words, then where it is played.
+        let at = catalogue
+            .find(&format!(". {s}: group "))
             .unwrap_or_else(|| panic!("{s} is not listed:\n{catalogue}"));
-        assert!(!line.contains("(played nowhere)"), "{s} is played nowhere");
+        let block = &catalogue[at..];
+        assert!(
+            block.contains("\n      effect: ") && block.contains("\n      moment: "),
+            "{s} without the rulebook's words"
+        );
+        let played = block
+            .lines()
+            .find(|l| l.trim_start().starts_with("played by: "))
+            .unwrap_or_else(|| panic!("{s}: where it is played is not listed"));
+        assert!(
+            !played.contains("(played nowhere)"),
+            "{s} is played nowhere"
+        );
     }
     // Every trigger's condition is on one line.
     assert!(
