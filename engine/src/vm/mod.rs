@@ -11,6 +11,7 @@
 //!                           choose(i) / roll(dice) / clone()
 //! ```
 
+mod binop;
 pub mod code;
 mod exec;
 mod fold;
