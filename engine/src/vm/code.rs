@@ -170,6 +170,10 @@ pub enum Ins {
     RetUnit,
     /// Superinstruction: return a boolean (skips one).
     RetBool(bool),
+    /// Typed: jump if `local op small integer` (a comparison of integers, read in place).
+    JumpIfLK(Op, u16, i32, u32),
+    /// Typed: jump if `local op local` (a comparison of two scalars, read in place).
+    JumpIfLL(Op, u16, u16, u32),
 }
 
 /// How a code unit's frame is entered.

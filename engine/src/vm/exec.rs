@@ -393,6 +393,22 @@ impl Match<'_> {
                     self.stack.pop();
                     pc += 1;
                 }
+                Ins::JumpIfLK(op, s, k, t) => {
+                    if self.cmp_lk(op, base + s as usize, k, at)? {
+                        if t < at {
+                            self.tick(at)?;
+                        }
+                        pc = t;
+                    }
+                }
+                Ins::JumpIfLL(op, a, b, t) => {
+                    if self.cmp_ll(op, base + a as usize, base + b as usize, at)? {
+                        if t < at {
+                            self.tick(at)?;
+                        }
+                        pc = t;
+                    }
+                }
                 Ins::EndScore => {
                     let v = self.pop();
                     self.frames.pop();

@@ -27,6 +27,7 @@ mod prims;
 mod quiet;
 mod schedule;
 mod seldom;
+mod typed;
 
 use std::collections::HashMap;
 

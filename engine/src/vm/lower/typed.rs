@@ -1,0 +1,70 @@
+//! Lowering to typed instructions ([`crate::vm::typed`]) where the checker's types on the
+//! nodes allow them.
+
+use super::super::code::*;
+use super::super::typed::{mirror, negate};
+use super::Lower;
+use crate::ir::*;
+use crate::value::{Ty, Value};
+
+/// Types compared by [`Ins::JumpIfLL`]'s equality: one machine word, no heap.
+fn scalar(t: Ty) -> bool {
+    matches!(t, Ty::Int | Ty::Bool | Ty::Team | Ty::Area | Ty::Str)
+}
+
+impl<'r> Lower<'r> {
+    /// A comparison of a local with a local or a small integer, branched on: one typed
+    /// instruction that jumps when the comparison's truth is `when` (`None`: not such a
+    /// comparison, nothing emitted).
+    pub(super) fn typed_branch(&mut self, n: &'r Node, when: bool) -> Option<usize> {
+        let NodeKind::Bin(op, x, y) = &n.kind else {
+            return None;
+        };
+        let mut op = *op;
+        negate(op)?;
+        let (x, y) = match (&x.kind, &y.kind) {
+            (NodeKind::Local(_), _) => (x, y),
+            (_, NodeKind::Local(_)) => {
+                op = mirror(op)?;
+                (y, x)
+            }
+            _ => return None,
+        };
+        let NodeKind::Local(a) = x.kind else {
+            return None;
+        };
+        if !when {
+            op = negate(op)?;
+        }
+        let ordered = !matches!(op, Op::Eq | Op::Ne);
+        let ins = match &y.kind {
+            NodeKind::Local(b) => {
+                let fits = if ordered {
+                    x.ty == Ty::Int && y.ty == Ty::Int
+                } else {
+                    x.ty == y.ty && scalar(x.ty)
+                };
+                if !fits {
+                    return None;
+                }
+                Ins::JumpIfLL(op, self.slot(a), self.slot(*b), 0)
+            }
+            _ => {
+                if x.ty != Ty::Int || y.ty != Ty::Int {
+                    return None;
+                }
+                let mut calls = Vec::new();
+                let Some(Value::Int(k)) = self.fold(y, &mut calls) else {
+                    return None;
+                };
+                let k = i32::try_from(k).ok()?;
+                if !calls.is_empty() {
+                    return None;
+                }
+                Ins::JumpIfLK(op, self.slot(a), k, 0)
+            }
+        };
+        self.loc = n.loc;
+        Some(self.emit(ins))
+    }
+}
