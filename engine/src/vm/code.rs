@@ -174,6 +174,10 @@ pub enum Ins {
     JumpIfLK(Op, u16, i32, u32),
     /// Typed: jump if `local op local` (a comparison of two scalars, read in place).
     JumpIfLL(Op, u16, u16, u32),
+    /// Typed: a light primitive of one local, read in place; push its result.
+    PrimL(Prim, u16),
+    /// Typed: a light primitive of two locals, read in place; push its result.
+    PrimLL(Prim, u16, u16),
 }
 
 /// How a code unit's frame is entered.

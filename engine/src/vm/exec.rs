@@ -409,6 +409,14 @@ impl Match<'_> {
                         pc = t;
                     }
                 }
+                Ins::PrimL(p, a) => {
+                    self.pc = pc;
+                    self.prim_l(p, base + a as usize, at)?;
+                }
+                Ins::PrimLL(p, a, b) => {
+                    self.pc = pc;
+                    self.prim_ll(p, base + a as usize, base + b as usize, at)?;
+                }
                 Ins::EndScore => {
                     let v = self.pop();
                     self.frames.pop();

@@ -8,6 +8,7 @@ use super::as_bool;
 use super::binop::fast_bin;
 use super::machine::Match;
 use crate::ir::Op;
+use crate::prims::Prim;
 use crate::value::Value;
 
 /// An integer comparison (`None`: not a comparison).
@@ -80,5 +81,41 @@ impl Match<'_> {
     #[inline(never)]
     fn cmp_slow(&self, op: Op, x: Value, y: Value, at: u32) -> Result<bool, Halt> {
         Ok(as_bool(&self.binop(op, x, y, at)?))
+    }
+
+    /// A light primitive of one local read in place (the full path when it does not
+    /// apply).
+    #[inline(always)]
+    pub(super) fn prim_l(&mut self, p: Prim, i: usize, at: u32) -> Result<(), Halt> {
+        match self.light_with(p, None, Some(&self.stack[i])) {
+            Some(v) => {
+                self.stack.push(v);
+                Ok(())
+            }
+            None => self.prim_pushed(p, &[i], at),
+        }
+    }
+
+    /// A light primitive of two locals read in place.
+    #[inline(always)]
+    pub(super) fn prim_ll(&mut self, p: Prim, i: usize, j: usize, at: u32) -> Result<(), Halt> {
+        match self.light_with(p, Some(&self.stack[i]), Some(&self.stack[j])) {
+            Some(v) => {
+                self.stack.push(v);
+                Ok(())
+            }
+            None => self.prim_pushed(p, &[i, j], at),
+        }
+    }
+
+    /// The full path: the locals pushed, then the primitive.
+    #[cold]
+    #[inline(never)]
+    fn prim_pushed(&mut self, p: Prim, locals: &[usize], at: u32) -> Result<(), Halt> {
+        for &i in locals {
+            let v = self.stack[i].clone();
+            self.stack.push(v);
+        }
+        self.prim(p, at)
     }
 }

@@ -2,9 +2,11 @@
 //! nodes allow them.
 
 use super::super::code::*;
+use super::super::light::is_light;
 use super::super::typed::{mirror, negate};
 use super::Lower;
 use crate::ir::*;
+use crate::prims::Prim;
 use crate::value::{Ty, Value};
 
 /// Types compared by [`Ins::JumpIfLL`]'s equality: one machine word, no heap.
@@ -66,5 +68,34 @@ impl<'r> Lower<'r> {
         };
         self.loc = n.loc;
         Some(self.emit(ins))
+    }
+
+    /// A light primitive whose operands are all locals: read in place, not pushed
+    /// (`false`: not such a call, nothing emitted).
+    pub(super) fn typed_prim(&mut self, p: Prim, args: &'r [Node]) -> bool {
+        if !is_light(p) {
+            return false;
+        }
+        let ins = match args {
+            [
+                Node {
+                    kind: NodeKind::Local(a),
+                    ..
+                },
+            ] => Ins::PrimL(p, self.slot(*a)),
+            [
+                Node {
+                    kind: NodeKind::Local(a),
+                    ..
+                },
+                Node {
+                    kind: NodeKind::Local(b),
+                    ..
+                },
+            ] => Ins::PrimLL(p, self.slot(*a), self.slot(*b)),
+            _ => return false,
+        };
+        self.emit(ins);
+        true
     }
 }
