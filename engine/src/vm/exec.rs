@@ -402,7 +402,7 @@ impl Match<'_> {
                     }
                 }
                 Ins::JumpIfLL(op, a, b, t) => {
-                    if self.cmp_ll(op, base + a as usize, base + b as usize, at)? {
+                    if self.cmp_ll(op, base, a, b, at)? {
                         if t < at {
                             self.tick(at)?;
                         }
@@ -411,11 +411,11 @@ impl Match<'_> {
                 }
                 Ins::PrimL(p, a) => {
                     self.pc = pc;
-                    self.prim_l(p, base + a as usize, at)?;
+                    self.prim_l(p, base, a, at)?;
                 }
                 Ins::PrimLL(p, a, b) => {
                     self.pc = pc;
-                    self.prim_ll(p, base + a as usize, base + b as usize, at)?;
+                    self.prim_ll(p, base, a, b, at)?;
                 }
                 Ins::EndScore => {
                     let v = self.pop();

@@ -6,6 +6,7 @@
 use super::Halt;
 use super::as_bool;
 use super::binop::fast_bin;
+use super::code::opd_role;
 use super::machine::Match;
 use crate::ir::Op;
 use crate::prims::Prim;
@@ -62,10 +63,25 @@ impl Match<'_> {
         self.cmp_slow(op, self.stack[i].clone(), Value::Int(i64::from(k)), at)
     }
 
-    /// `local op local`, both read in place.
+    /// `local op operand`, both read in place.
     #[inline(always)]
-    pub(super) fn cmp_ll(&self, op: Op, i: usize, j: usize, at: u32) -> Result<bool, Halt> {
-        let (x, y) = (&self.stack[i], &self.stack[j]);
+    pub(super) fn cmp_ll(
+        &self,
+        op: Op,
+        base: usize,
+        a: u16,
+        b: u16,
+        at: u32,
+    ) -> Result<bool, Halt> {
+        let ty;
+        let x = &self.stack[base + a as usize];
+        let y = match opd_role(b) {
+            None => &self.stack[base + b as usize],
+            Some(r) => {
+                ty = Value::Team(self.role(r));
+                &ty
+            }
+        };
         if let (Value::Int(a), Value::Int(b)) = (x, y) {
             if let Some(r) = int_cmp(op, *a, *b) {
                 return Ok(r);
@@ -83,37 +99,62 @@ impl Match<'_> {
         Ok(as_bool(&self.binop(op, x, y, at)?))
     }
 
-    /// A light primitive of one local read in place (the full path when it does not
+    /// An operand of a typed instruction: a local's value in place, or a role's team.
+    #[inline(always)]
+    fn opd<'a>(&'a self, base: usize, o: u16, tmp: &'a mut Value) -> &'a Value {
+        match opd_role(o) {
+            None => &self.stack[base + o as usize],
+            Some(r) => {
+                *tmp = Value::Team(self.role(r));
+                tmp
+            }
+        }
+    }
+
+    /// A light primitive of one operand read in place (the full path when it does not
     /// apply).
     #[inline(always)]
-    pub(super) fn prim_l(&mut self, p: Prim, i: usize, at: u32) -> Result<(), Halt> {
-        match self.light_with(p, None, Some(&self.stack[i])) {
+    pub(super) fn prim_l(&mut self, p: Prim, base: usize, a: u16, at: u32) -> Result<(), Halt> {
+        let mut t = Value::None;
+        let x = self.opd(base, a, &mut t);
+        match self.light_with(p, None, Some(x)) {
             Some(v) => {
                 self.stack.push(v);
                 Ok(())
             }
-            None => self.prim_pushed(p, &[i], at),
+            None => self.prim_pushed(p, base, &[a], at),
         }
     }
 
-    /// A light primitive of two locals read in place.
+    /// A light primitive of two operands read in place.
     #[inline(always)]
-    pub(super) fn prim_ll(&mut self, p: Prim, i: usize, j: usize, at: u32) -> Result<(), Halt> {
-        match self.light_with(p, Some(&self.stack[i]), Some(&self.stack[j])) {
+    pub(super) fn prim_ll(
+        &mut self,
+        p: Prim,
+        base: usize,
+        a: u16,
+        b: u16,
+        at: u32,
+    ) -> Result<(), Halt> {
+        let (mut t, mut u) = (Value::None, Value::None);
+        let x = self.opd(base, a, &mut t);
+        let y = self.opd(base, b, &mut u);
+        match self.light_with(p, Some(x), Some(y)) {
             Some(v) => {
                 self.stack.push(v);
                 Ok(())
             }
-            None => self.prim_pushed(p, &[i, j], at),
+            None => self.prim_pushed(p, base, &[a, b], at),
         }
     }
 
-    /// The full path: the locals pushed, then the primitive.
+    /// The full path: the operands pushed, then the primitive.
     #[cold]
     #[inline(never)]
-    fn prim_pushed(&mut self, p: Prim, locals: &[usize], at: u32) -> Result<(), Halt> {
-        for &i in locals {
-            let v = self.stack[i].clone();
+    fn prim_pushed(&mut self, p: Prim, base: usize, opds: &[u16], at: u32) -> Result<(), Halt> {
+        for &o in opds {
+            let mut t = Value::None;
+            let v = self.opd(base, o, &mut t).clone();
             self.stack.push(v);
         }
         self.prim(p, at)

@@ -51,6 +51,12 @@ impl<'r> Lower<'r> {
                 }
                 Ins::JumpIfLL(op, self.slot(a), self.slot(*b), 0)
             }
+            NodeKind::Role(r) => {
+                if ordered || x.ty != Ty::Team {
+                    return None;
+                }
+                Ins::JumpIfLL(op, self.slot(a), role_opd(*r), 0)
+            }
             _ => {
                 if x.ty != Ty::Int || y.ty != Ty::Int {
                     return None;
@@ -70,30 +76,28 @@ impl<'r> Lower<'r> {
         Some(self.emit(ins))
     }
 
-    /// A light primitive whose operands are all locals: read in place, not pushed
+    /// A light primitive whose operands are all locals or team roles: read in place, not
+    /// pushed
     /// (`false`: not such a call, nothing emitted).
     pub(super) fn typed_prim(&mut self, p: Prim, args: &'r [Node]) -> bool {
         if !is_light(p) {
             return false;
         }
-        let ins = match args {
-            [
-                Node {
-                    kind: NodeKind::Local(a),
-                    ..
-                },
-            ] => Ins::PrimL(p, self.slot(*a)),
-            [
-                Node {
-                    kind: NodeKind::Local(a),
-                    ..
-                },
-                Node {
-                    kind: NodeKind::Local(b),
-                    ..
-                },
-            ] => Ins::PrimLL(p, self.slot(*a), self.slot(*b)),
-            _ => return false,
+        let mut opds = [0u16; 2];
+        if args.is_empty() || args.len() > 2 {
+            return false;
+        }
+        for (o, n) in opds.iter_mut().zip(args) {
+            *o = match &n.kind {
+                NodeKind::Local(s) => self.slot(*s),
+                NodeKind::Role(r) => role_opd(*r),
+                _ => return false,
+            };
+        }
+        let ins = if args.len() == 1 {
+            Ins::PrimL(p, opds[0])
+        } else {
+            Ins::PrimLL(p, opds[0], opds[1])
         };
         self.emit(ins);
         true
