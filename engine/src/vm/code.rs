@@ -180,10 +180,16 @@ pub enum Ins {
     PrimL(Prim, u16),
     /// Typed: a light primitive of two operands, read in place; push its result.
     PrimLL(Prim, u16, u16),
+    /// Typed: a light primitive of one or two operands (the second [`NO_OPD`] for one),
+    /// read in place, its result stored into the local.
+    PrimTo(Prim, u16, u16, u16),
 }
 
 /// Typed instructions' operands from this number up are team roles, not locals.
 pub const ROLE_OPD: u16 = 0xFFF0;
+
+/// No operand ([`Ins::PrimTo`] of one operand).
+pub const NO_OPD: u16 = u16::MAX;
 
 /// A typed instruction's operand for a team role.
 pub fn role_opd(r: Role) -> u16 {

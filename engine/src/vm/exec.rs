@@ -417,6 +417,10 @@ impl Match<'_> {
                     self.pc = pc;
                     self.prim_ll(p, base, a, b, at)?;
                 }
+                Ins::PrimTo(p, a, b, d) => {
+                    self.pc = pc;
+                    self.prim_to(p, base, [a, b], d, at)?;
+                }
                 Ins::EndScore => {
                     let v = self.pop();
                     self.frames.pop();

@@ -6,7 +6,7 @@
 use super::Halt;
 use super::as_bool;
 use super::binop::fast_bin;
-use super::code::opd_role;
+use super::code::{NO_OPD, opd_role};
 use super::machine::Match;
 use crate::ir::Op;
 use crate::prims::Prim;
@@ -158,5 +158,36 @@ impl Match<'_> {
             self.stack.push(v);
         }
         self.prim(p, at)
+    }
+
+    /// A light primitive of one or two operands read in place, its result stored into the
+    /// local `d`.
+    #[inline(always)]
+    pub(super) fn prim_to(
+        &mut self,
+        p: Prim,
+        base: usize,
+        [a, b]: [u16; 2],
+        d: u16,
+        at: u32,
+    ) -> Result<(), Halt> {
+        let (mut t, mut u) = (Value::None, Value::None);
+        let x = self.opd(base, a, &mut t);
+        let light = if b == NO_OPD {
+            self.light_with(p, None, Some(x))
+        } else {
+            let y = self.opd(base, b, &mut u);
+            self.light_with(p, Some(x), Some(y))
+        };
+        let v = match light {
+            Some(v) => v,
+            None => {
+                let opds = if b == NO_OPD { &[a][..] } else { &[a, b][..] };
+                self.prim_pushed(p, base, opds, at)?;
+                self.pop()
+            }
+        };
+        self.stack[base + d as usize] = v;
+        Ok(())
     }
 }

@@ -285,6 +285,9 @@ impl<'r> Lower<'r> {
     fn stmt(&mut self, s: &'r Stmt) {
         match s {
             Stmt::Let(slot, n) => {
+                if self.typed_store(*slot, n) {
+                    return;
+                }
                 self.expr(n);
                 self.emit(Ins::Store(self.slot(*slot)));
             }
@@ -311,6 +314,7 @@ impl<'r> Lower<'r> {
                     self.loc = n.loc;
                     self.emit(Ins::MovesInto(self.slot(*slot)));
                 }
+                (AssignOp::Assign, _) if self.typed_store(*slot, n) => {}
                 _ => {
                     self.expr(n);
                     self.emit(match op {

@@ -76,30 +76,51 @@ impl<'r> Lower<'r> {
         Some(self.emit(ins))
     }
 
-    /// A light primitive whose operands are all locals or team roles: read in place, not
-    /// pushed
-    /// (`false`: not such a call, nothing emitted).
-    pub(super) fn typed_prim(&mut self, p: Prim, args: &'r [Node]) -> bool {
-        if !is_light(p) {
-            return false;
+    /// The operands of a light primitive when they are all locals or team roles, for
+    /// the typed instructions that read them in place (the second [`NO_OPD`] for one).
+    fn prim_opds(&self, p: Prim, args: &[Node]) -> Option<[u16; 2]> {
+        if !is_light(p) || args.is_empty() || args.len() > 2 {
+            return None;
         }
-        let mut opds = [0u16; 2];
-        if args.is_empty() || args.len() > 2 {
-            return false;
-        }
+        let mut opds = [NO_OPD; 2];
         for (o, n) in opds.iter_mut().zip(args) {
             *o = match &n.kind {
                 NodeKind::Local(s) => self.slot(*s),
                 NodeKind::Role(r) => role_opd(*r),
-                _ => return false,
+                _ => return None,
             };
         }
-        let ins = if args.len() == 1 {
-            Ins::PrimL(p, opds[0])
-        } else {
-            Ins::PrimLL(p, opds[0], opds[1])
+        Some(opds)
+    }
+
+    /// A light primitive whose operands are all locals or team roles: read in place, not
+    /// pushed (`false`: not such a call, nothing emitted).
+    pub(super) fn typed_prim(&mut self, p: Prim, args: &'r [Node]) -> bool {
+        let Some([a, b]) = self.prim_opds(p, args) else {
+            return false;
         };
-        self.emit(ins);
+        self.emit(if b == NO_OPD {
+            Ins::PrimL(p, a)
+        } else {
+            Ins::PrimLL(p, a, b)
+        });
+        true
+    }
+
+    /// `let x = e` or `set x = e` of such a primitive: its value goes straight into the
+    /// local (`false`: nothing emitted).
+    pub(super) fn typed_store(&mut self, slot: u16, n: &'r Node) -> bool {
+        let NodeKind::Prim(p, args) = &n.kind else {
+            return false;
+        };
+        let Some([a, b]) = self.prim_opds(*p, args) else {
+            return false;
+        };
+        if self.fold(n, &mut Vec::new()).is_some() {
+            return false;
+        }
+        self.loc = n.loc;
+        self.emit(Ins::PrimTo(*p, a, b, self.slot(slot)));
         true
     }
 }
