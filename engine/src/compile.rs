@@ -385,11 +385,18 @@ impl<'r> Compiler<'r> {
         Node {
             kind,
             loc: self.loc(span),
+            ty: Ty::Any,
         }
     }
 
-    /// Compiles an expression; gives the node and its type.
+    /// Compiles an expression; gives the node and its type (kept on the node too).
     pub fn expr(&mut self, e: &ast::Expr) -> R<(Node, Ty)> {
+        let (mut n, t) = self.expr_untyped(e)?;
+        n.ty = t;
+        Ok((n, t))
+    }
+
+    fn expr_untyped(&mut self, e: &ast::Expr) -> R<(Node, Ty)> {
         let sp = e.span;
         Ok(match &e.kind {
             ExprKind::Int(n) => (self.node(NodeKind::Const(Value::Int(*n)), sp), Ty::Int),

@@ -3,7 +3,7 @@
 //! lowered by [`crate::vm::lower`] into the machine's code.
 
 use crate::prims::Prim;
-use crate::value::{Sym, Value};
+use crate::value::{Sym, Ty, Value};
 use fuba_grammar::ast::{AssignOp, Keep, Quant};
 
 /// Where a node was written: the code unit and a byte range in the ruleset file.
@@ -167,6 +167,9 @@ pub struct Node {
     pub kind: NodeKind,
     /// Where it was written.
     pub loc: Loc,
+    /// Its type as the checker found it ([`Ty::Any`] where it could not know): lets the
+    /// lowering pick typed instructions.
+    pub ty: Ty,
 }
 
 /// Kinds of expression node.

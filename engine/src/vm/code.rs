@@ -170,6 +170,41 @@ pub enum Ins {
     RetUnit,
     /// Superinstruction: return a boolean (skips one).
     RetBool(bool),
+    /// Typed: jump if `local op small integer` (a comparison of integers, read in place).
+    JumpIfLK(Op, u16, i32, u32),
+    /// Typed: jump if `local op operand` (a comparison of two scalars, read in place; the
+    /// operand a local or a team role, [`opd_role`]).
+    JumpIfLL(Op, u16, u16, u32),
+    /// Typed: a light primitive of one operand (a local or a team role, [`opd_role`]),
+    /// read in place; push its result.
+    PrimL(Prim, u16),
+    /// Typed: a light primitive of two operands, read in place; push its result.
+    PrimLL(Prim, u16, u16),
+    /// Typed: a light primitive of one or two operands (the second [`NO_OPD`] for one),
+    /// read in place, its result stored into the local.
+    PrimTo(Prim, u16, u16, u16),
+}
+
+/// Typed instructions' operands from this number up are team roles, not locals.
+pub const ROLE_OPD: u16 = 0xFFF0;
+
+/// No operand ([`Ins::PrimTo`] of one operand).
+pub const NO_OPD: u16 = u16::MAX;
+
+/// A typed instruction's operand for a team role.
+pub fn role_opd(r: Role) -> u16 {
+    ROLE_OPD + r as u16
+}
+
+/// The team role of an operand (`None`: a local).
+#[inline(always)]
+pub fn opd_role(o: u16) -> Option<Role> {
+    Some(match o.checked_sub(ROLE_OPD)? {
+        0 => Role::Controlling,
+        1 => Role::Passive,
+        2 => Role::Phasing,
+        _ => Role::NonPhasing,
+    })
 }
 
 /// How a code unit's frame is entered.

@@ -22,19 +22,53 @@ fn areas(v: &Value) -> Option<AreaSet> {
     }
 }
 
+/// Whether `p` is one of the light primitives.
+pub(super) fn is_light(p: Prim) -> bool {
+    matches!(
+        p,
+        Prim::BallArea
+            | Prim::BallValue
+            | Prim::Other
+            | Prim::Adjacent
+            | Prim::SameLevel
+            | Prim::FieldAreas
+            | Prim::Unmoved
+            | Prim::KeeperArea
+            | Prim::Count
+            | Prim::CountField
+            | Prim::Forward
+            | Prim::Backward
+            | Prim::Behind
+            | Prim::Closer
+            | Prim::Between
+            | Prim::Max
+            | Prim::Min
+    )
+}
+
 impl Match<'_> {
     /// The value of `p` when it is one of the light primitives and its operands, on top
     /// of the stack, have the kinds it expects; `None` otherwise (the full path then runs
     /// it, and reports a wrong operand).
     #[inline]
     pub(super) fn light_prim(&self, p: Prim) -> Option<Value> {
-        let board = &self.rs.board;
-        let side = MatchState::side;
         let s = &self.stack[..];
         let n = s.len();
-        // The last operand and the one before it.
-        let one = || s.get(n.wrapping_sub(1));
-        let two = || s.get(n.wrapping_sub(2));
+        self.light_with(p, s.get(n.wrapping_sub(2)), s.get(n.wrapping_sub(1)))
+    }
+
+    /// [`Match::light_prim`] of the operands given: `one` the last, `two` the one before.
+    #[inline(always)]
+    pub(super) fn light_with(
+        &self,
+        p: Prim,
+        two: Option<&Value>,
+        one: Option<&Value>,
+    ) -> Option<Value> {
+        let board = &self.rs.board;
+        let side = MatchState::side;
+        let one = || one;
+        let two = || two;
         Some(match p {
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),

@@ -11,6 +11,7 @@
 //!                           choose(i) / roll(dice) / clone()
 //! ```
 
+mod binop;
 pub mod code;
 mod exec;
 mod fold;
@@ -26,6 +27,7 @@ mod prims;
 mod quiet;
 mod schedule;
 mod seldom;
+mod typed;
 
 use std::collections::HashMap;
 

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
+use super::binop::moves_union;
 use super::code::Ins;
-use super::exec::moves_union;
 use super::machine::{Match, Wait};
 use super::{ErrorKind, Halt, as_bool, as_int};
 use crate::board::{AreaId, AreaSet};

@@ -81,6 +81,9 @@ impl<'r> Lower<'r> {
                 self.emit(Ins::Role(*r));
             }
             NodeKind::Prim(p, args) => {
+                if self.typed_prim(*p, args) {
+                    return;
+                }
                 self.exprs(args);
                 self.loc = loc;
                 self.emit(Ins::Prim(*p));

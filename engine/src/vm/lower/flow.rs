@@ -107,6 +107,9 @@ impl<'r> Lower<'r> {
                 }
             }
             _ => {
+                if let Some(j) = self.typed_branch(n, when) {
+                    return vec![j];
+                }
                 self.expr(n);
                 self.loc = n.loc;
                 vec![self.emit(if when {

@@ -123,6 +123,7 @@ pub fn compile(rs: &Ruleset) -> Program {
 
 mod expr;
 mod flow;
+mod typed;
 mod walk;
 
 struct Lower<'r> {
@@ -165,6 +166,8 @@ impl<'r> Lower<'r> {
             Ins::Jump(_) => Ins::Jump(to),
             Ins::JumpIfFalse(_) => Ins::JumpIfFalse(to),
             Ins::JumpIfTrue(_) => Ins::JumpIfTrue(to),
+            Ins::JumpIfLK(op, s, k, _) => Ins::JumpIfLK(op, s, k, to),
+            Ins::JumpIfLL(op, a, b, _) => Ins::JumpIfLL(op, a, b, to),
             Ins::MatchArm(s, g, _) => Ins::MatchArm(s, g, to),
             Ins::IterNext(h, s, _) => Ins::IterNext(h, s, to),
             Ins::RepeatNext(h, _) => Ins::RepeatNext(h, to),
@@ -282,6 +285,9 @@ impl<'r> Lower<'r> {
     fn stmt(&mut self, s: &'r Stmt) {
         match s {
             Stmt::Let(slot, n) => {
+                if self.typed_store(*slot, n) {
+                    return;
+                }
                 self.expr(n);
                 self.emit(Ins::Store(self.slot(*slot)));
             }
@@ -308,6 +314,7 @@ impl<'r> Lower<'r> {
                     self.loc = n.loc;
                     self.emit(Ins::MovesInto(self.slot(*slot)));
                 }
+                (AssignOp::Assign, _) if self.typed_store(*slot, n) => {}
                 _ => {
                     self.expr(n);
                     self.emit(match op {
