@@ -120,19 +120,11 @@ name = "gone"
 /// not have. It used to check "ok" and never fire; now it is refused, at the name.
 #[test]
 fn a_trigger_naming_an_unknown_skill_is_a_located_error() {
-    let text = r#"[meta]
-extends = "2024"
-name = "trigger-only"
-
-[triggers.tempo_dictator]
-hook = "momentum_actions"
-section = "house rule"
-when = 'skill_ready(team, "Tempo dictator") and zone(ball_area(), team) == "midfield"'
-do = '''
-play_skill(team, "Tempo dictator")
-1
-'''
-"#;
+    // The layer of `fuba rules check`'s test too (cli/tests/collections.rs).
+    let text = &std::fs::read_to_string(
+        root().join("tests/fixtures/collections/trigger_only_unknown_skill.toml"),
+    )
+    .expect("fixture");
     let e = refused(text);
     assert!(e.contains("written-here.toml:8:27"), "{e}");
     insta::assert_snapshot!("unknown_skill", e);

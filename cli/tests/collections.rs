@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fuba, ok, scratch, stderr, stdout};
+use common::{fuba, ok, stderr, stdout};
 
 #[test]
 fn simulate_plays_the_skill_a_layer_adds() {
@@ -41,32 +41,16 @@ fn simulate_plays_the_skill_a_layer_adds() {
 
 #[test]
 fn rules_check_refuses_a_trigger_naming_an_unknown_skill() {
-    let dir = scratch("collections-unknown-skill");
-    let path = dir.join("tempo.toml");
-    std::fs::write(
-        &path,
-        r#"[meta]
-extends = "2024"
-name = "trigger-only"
-
-[triggers.tempo_dictator]
-hook = "momentum_actions"
-section = "house rule"
-when = 'skill_ready(team, "Tempo dictator") and zone(ball_area(), team) == "midfield"'
-do = '''
-play_skill(team, "Tempo dictator")
-1
-'''
-"#,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    // The layer of the loader's test too (tests/collections.rs).
+    let path =
+        common::workspace().join("tests/fixtures/collections/trigger_only_unknown_skill.toml");
     let p = path.display().to_string();
     let o = fuba(&["rules", "check", &p, "--deny", "warnings"]);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let text = format!("{}{}", stdout(&o), stderr(&o));
     assert!(
         text.contains("`skillset` has no entry \"Tempo dictator\"")
-            && text.contains("tempo.toml:8:27"),
+            && text.contains("trigger_only_unknown_skill.toml:8:27"),
         "{text}"
     );
 }
