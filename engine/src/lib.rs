@@ -15,6 +15,7 @@ pub mod dice;
 pub mod files;
 pub mod game;
 pub mod ir;
+mod ir_walk;
 pub mod limits;
 pub mod lint;
 pub mod lint_narration;

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use crate::ir::{Code, Stmt};
-use crate::lint::{Item, walk_code};
+use crate::ir_walk::{Item, walk_code};
 use crate::ruleset::Ruleset;
 use crate::ruleset::diag::Diagnostic;
 use crate::ruleset::raw::RawRuleset;
