@@ -3,40 +3,11 @@
 //! same seeded matches event for event, and every coverage counter (procedures called,
 //! table rows, triggers, events) comes out the same.
 
-use fuba_engine::game::Game;
-use fuba_engine::log::Event;
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::vm::Counters;
-use fuba_tests::{Agents, edition, every_2024_option, seeded_match};
-
-/// Plays a seeded match with the log on, remembering pure procedures or not.
-fn run(rs: &Ruleset, seed: u64, agents: Agents, memo: bool) -> (Vec<Event>, Counters) {
-    let mut m: Game<'_> = seeded_match(rs, seed, agents).with_log();
-    m.m.set_memoize(memo);
-    if let Err(e) = m.play() {
-        panic!("seed {seed}: {e}");
-    }
-    (m.events().to_vec(), m.m.counters.clone())
-}
+use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option};
 
 fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
-    for seed in seeds {
-        let (log_on, c_on) = run(rs, seed, agents, true);
-        let (log_off, c_off) = run(rs, seed, agents, false);
-        let what = format!("{} seed {seed} {agents:?}", rs.name);
-        assert_eq!(log_on, log_off, "{what}: the log differs");
-        assert_eq!(c_on.procs, c_off.procs, "{what}: procedure counts differ");
-        assert_eq!(c_on.rows, c_off.rows, "{what}: table rows differ");
-        assert_eq!(c_on.triggers, c_off.triggers, "{what}: triggers differ");
-        assert_eq!(c_on.emits, c_off.emits, "{what}: events differ");
-        assert_eq!(c_on.arms, c_off.arms, "{what}: options picked differ");
-        assert_eq!(
-            c_on.by_field, c_off.by_field,
-            "{what}: breakdown figures differ"
-        );
-        assert_eq!(c_on.choices, c_off.choices, "{what}: choices differ");
-        assert_eq!(c_on.dice, c_off.dice, "{what}: dice differ");
-    }
+    assert_plays_same(rs, seeds, agents, false, |m, on| m.m.set_memoize(on));
 }
 
 #[test]

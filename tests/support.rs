@@ -161,3 +161,44 @@ pub fn short_match(rs: &Ruleset, seed: u64, steps: usize) {
         }
     }
 }
+
+/// Plays the seeds twice, the match set up by `setup(game, true)` and by
+/// `setup(game, false)` (a speed-up on and off), and asserts that the log and every
+/// counter come out the same (the operations counted too when `same_ops`: a memo that
+/// skips a procedure's loops counts fewer).
+pub fn assert_plays_same(
+    rs: &Ruleset,
+    seeds: std::ops::Range<u64>,
+    agents: Agents,
+    same_ops: bool,
+    setup: impl Fn(&mut Game<'_>, bool),
+) {
+    for seed in seeds {
+        let run = |on: bool| {
+            let mut m: Game<'_> = seeded_match(rs, seed, agents).with_log();
+            setup(&mut m, on);
+            if let Err(e) = m.play() {
+                panic!("seed {seed}: {e}");
+            }
+            (m.events().to_vec(), m.m.counters.clone())
+        };
+        let (log_on, c_on) = run(true);
+        let (log_off, c_off) = run(false);
+        let what = format!("{} seed {seed} {agents:?}", rs.name);
+        assert_eq!(log_on, log_off, "{what}: the log differs");
+        assert_eq!(c_on.procs, c_off.procs, "{what}: procedure counts differ");
+        assert_eq!(c_on.rows, c_off.rows, "{what}: table rows differ");
+        assert_eq!(c_on.triggers, c_off.triggers, "{what}: triggers differ");
+        assert_eq!(c_on.emits, c_off.emits, "{what}: events differ");
+        assert_eq!(c_on.arms, c_off.arms, "{what}: options picked differ");
+        assert_eq!(
+            c_on.by_field, c_off.by_field,
+            "{what}: breakdown figures differ"
+        );
+        assert_eq!(c_on.choices, c_off.choices, "{what}: choices differ");
+        assert_eq!(c_on.dice, c_off.dice, "{what}: dice differ");
+        if same_ops {
+            assert_eq!(c_on.ops, c_off.ops, "{what}: operations counted differ");
+        }
+    }
+}

@@ -183,6 +183,14 @@ pub enum Ins {
     /// Typed: a light primitive of one or two operands (the second [`NO_OPD`] for one),
     /// read in place, its result stored into the local.
     PrimTo(Prim, u16, u16, u16),
+    /// A plain expression evaluated directly ([`Program::directs`]): its value pushed and
+    /// the stack code after this instruction skipped (to the target), or, when the
+    /// closures give up, that code run.
+    Direct(u16, u32),
+    /// A plain condition evaluated directly: jump to the last target when its truth is
+    /// the flag, else skip the stack code after this instruction (to the first target);
+    /// when the closures give up, that code runs.
+    DirectBranch(u16, bool, u32, u32),
 }
 
 /// Typed instructions' operands from this number up are team roles, not locals.
@@ -307,6 +315,16 @@ pub struct Program {
     pub rolls: Vec<RollSite>,
     /// Emits.
     pub emits: Vec<EmitSite>,
+    /// Plain expressions evaluated directly ([`Ins::Direct`], [`Ins::DirectBranch`]).
+    pub(crate) directs: Vec<super::direct::Direct>,
+}
+
+impl Program {
+    /// How many plain expressions are worked out directly ([`Ins::Direct`],
+    /// [`Ins::DirectBranch`]).
+    pub fn direct_count(&self) -> usize {
+        self.directs.len()
+    }
 }
 
 /// How many values an iteration keeps in its hidden locals.

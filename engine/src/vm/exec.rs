@@ -72,6 +72,8 @@ impl Match<'_> {
         loop {
             let at = pc;
             let ins = code[pc as usize];
+            #[cfg(feature = "vm-profile")]
+            super::vmprof::hit(pc);
             pc += 1;
             match ins {
                 Ins::Const(i) => self.stack.push(prog.consts[i as usize].clone()),
@@ -192,6 +194,38 @@ impl Match<'_> {
                 Ins::Pop => {
                     self.stack.pop();
                 }
+                Ins::Direct(d, skip) if self.direct => {
+                    if let Some(v) = prog.directs[d as usize].value(self, base) {
+                        self.direct_done();
+                        self.stack.push(v);
+                        pc = skip;
+                    } else {
+                        #[cfg(feature = "vm-profile")]
+                        super::vmprof::gave_up(at);
+                        self.direct_calls.clear();
+                    }
+                }
+                Ins::DirectBranch(d, when, skip, t) if self.direct => {
+                    let truth = prog.directs[d as usize].truth(self, base);
+                    if truth.is_none() {
+                        #[cfg(feature = "vm-profile")]
+                        super::vmprof::gave_up(at);
+                        self.direct_calls.clear();
+                    }
+                    if let Some(b) = truth {
+                        self.direct_done();
+                        if b != when {
+                            pc = skip;
+                        } else {
+                            if t < at {
+                                self.tick(at)?;
+                            }
+                            pc = t;
+                        }
+                    }
+                }
+                // Off (`Match::set_direct`): the stack code after it runs.
+                Ins::Direct(..) | Ins::DirectBranch(..) => {}
                 Ins::IterNext(h, s, t) => match self.next_item(base + h as usize) {
                     Some(item) => self.stack[base + s as usize] = item,
                     None => pc = t,

@@ -101,6 +101,11 @@ pub struct Match<'a> {
     /// On while `prefer` scores are worked out: no dice, no choices.
     pub(crate) scoring: bool,
     pub(crate) mod_rows: Vec<ModRowLog>,
+    /// Inlined procedures called by the direct expression being worked out
+    /// ([`super::direct`]): counted when it gives its value, dropped when it gives up.
+    pub(crate) direct_calls: Vec<u16>,
+    /// Whether direct expressions are worked out directly (off: their stack code runs).
+    pub(crate) direct: bool,
     pub(crate) memo: Memo,
     pub(crate) pending: Vec<Pending>,
     /// Goes up whenever the state may have changed: remembered values are dropped then.
@@ -169,6 +174,8 @@ impl Match<'_> {
             counting: self.counting,
             scoring: self.scoring,
             mod_rows: self.mod_rows.clone(),
+            direct_calls: Vec::new(),
+            direct: self.direct,
             memo: self.memo.fresh(),
             pending: Vec::new(),
             version: self.version,
@@ -223,6 +230,8 @@ impl<'a> Match<'a> {
             counting: true,
             scoring: false,
             mod_rows: Vec::new(),
+            direct_calls: Vec::new(),
+            direct: true,
             memo: Memo::default(),
             pending: Vec::new(),
             version: 0,
@@ -254,6 +263,13 @@ impl<'a> Match<'a> {
     /// (on by default; the match is the same either way, only faster).
     pub fn set_memoize(&mut self, on: bool) {
         self.memo.on = on;
+    }
+
+    /// Whether plain expressions are worked out directly, by the closures the lowering
+    /// built for them (on by default), or by their stack code (the reference the tests
+    /// compare with: the match is the same either way, only slower).
+    pub fn set_direct(&mut self, on: bool) {
+        self.direct = on;
     }
 
     /// Adds the operations of the stage to the counters and starts a new budget.

@@ -13,6 +13,7 @@
 
 mod binop;
 pub mod code;
+mod direct;
 mod exec;
 mod fold;
 mod fuse;
@@ -28,6 +29,8 @@ mod quiet;
 mod schedule;
 mod seldom;
 mod typed;
+#[cfg(feature = "vm-profile")]
+pub mod vmprof;
 
 use std::collections::HashMap;
 

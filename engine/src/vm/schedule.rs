@@ -575,6 +575,10 @@ impl<'a> Match<'a> {
             if slot != u16::MAX {
                 self.stack[base as usize + slot as usize] = v;
             }
+            if let Some(x) = self.direct_score(e, base as usize) {
+                out.push(x);
+                continue;
+            }
             let sp = self.stack.len();
             self.frames.push(Frame {
                 ret: u32::MAX,

@@ -63,6 +63,9 @@ impl<'r> Lower<'r> {
                 self.konst(&v);
                 return;
             }
+            if self.direct_expr(n) {
+                return;
+            }
         }
         match &n.kind {
             NodeKind::Const(v) => self.konst(v),

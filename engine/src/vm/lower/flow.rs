@@ -88,6 +88,9 @@ impl<'r> Lower<'r> {
                 Vec::new()
             };
         }
+        if let Some(js) = self.direct_branch(n, when) {
+            return js;
+        }
         match &n.kind {
             NodeKind::Not(x) => self.branch(x, !when),
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {

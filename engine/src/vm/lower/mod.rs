@@ -17,6 +17,12 @@ use walk::plain;
 
 /// Compiles a checked ruleset.
 pub fn compile(rs: &Ruleset) -> Program {
+    compile_with(rs, true)
+}
+
+/// Compiles a checked ruleset, with or without direct expressions ([`super::direct`]):
+/// without them every expression is stack code (tests compare the two).
+pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
     let mut p = Program::default();
     // Every unit's id is known before any code refers to it.
     for (i, pr) in rs.procs.iter().enumerate() {
@@ -96,6 +102,7 @@ pub fn compile(rs: &Ruleset) -> Program {
         max_slot: 0,
         loops: Vec::new(),
         scores: Vec::new(),
+        no_direct: !direct,
     };
     for (i, pr) in rs.procs.iter().enumerate() {
         let u = l.p.procs[i];
@@ -121,6 +128,8 @@ pub fn compile(rs: &Ruleset) -> Program {
     l.p
 }
 
+mod direct;
+mod direct_ops;
 mod expr;
 mod flow;
 mod typed;
@@ -148,6 +157,9 @@ struct Lower<'r> {
     loops: Vec<(u16, Vec<usize>)>,
     /// `prefer` scores to place after the unit's code: where to write their entry.
     scores: Vec<(&'r Node, usize, usize, u16)>,
+    /// Set while the stack code of a direct expression is lowered (no direct expression
+    /// inside it).
+    no_direct: bool,
 }
 
 impl<'r> Lower<'r> {
@@ -172,6 +184,7 @@ impl<'r> Lower<'r> {
             Ins::IterNext(h, s, _) => Ins::IterNext(h, s, to),
             Ins::RepeatNext(h, _) => Ins::RepeatNext(h, to),
             Ins::Break(h, _) => Ins::Break(h, to),
+            Ins::DirectBranch(d, w, skip, _) => Ins::DirectBranch(d, w, skip, to),
             other => other,
         };
     }

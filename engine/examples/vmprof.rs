@@ -1,0 +1,98 @@
+//! Where the rules machine's instructions go, by rule, by instruction kind and by source
+//! line: plays N seeded matches of a ruleset file with random agents (`FUBA_HEURISTIC=1`:
+//! heuristic ones) and prints the instructions dispatched per match. Needs the feature
+//! that counts them (off in every other build):
+//!
+//! ```sh
+//! cargo run --release -p fuba-engine --features vm-profile --example vmprof -- 50 rulesets/original.toml
+//! ```
+use std::collections::HashMap;
+
+use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
+use fuba_engine::dice::SeededDice;
+use fuba_engine::game::Game;
+use fuba_engine::vm::vmprof;
+
+fn main() {
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(50)
+        .max(1);
+    let Some(path) = std::env::args().nth(2) else {
+        eprintln!("usage: vmprof MATCHES RULESET.toml");
+        std::process::exit(2);
+    };
+    let rs = fuba_engine::ruleset::load_file(std::path::Path::new(&path)).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1)
+    });
+    let heuristic = std::env::var_os("FUBA_HEURISTIC").is_some();
+    let agent = |seed: u64, team: u8| -> Box<dyn Agent> {
+        if heuristic {
+            Box::new(HeuristicAgent::new(seed, team))
+        } else {
+            Box::new(RandomAgent::new(seed, team))
+        }
+    };
+    for seed in 0..n {
+        let dice = Box::new(SeededDice::new(seed));
+        let mut m = Game::new(&rs, seed, dice, agent(seed, 0), agent(seed, 1));
+        if let Err(e) = m.play() {
+            eprintln!("seed {seed}: {e}");
+            std::process::exit(1);
+        }
+    }
+    let hits = vmprof::take();
+    let gave_up = vmprof::take_gave_up();
+    let prog = rs.program();
+    let total: u64 = hits.iter().sum::<u64>().max(1);
+    let place = |pc: usize| {
+        let loc = prog.locs[pc];
+        let rule = rs
+            .units
+            .get(loc.unit as usize)
+            .map_or_else(|| "?".to_string(), |u| u.rule.clone());
+        let (line, _) = rs.file.line_col(loc.start as usize);
+        (rule, line)
+    };
+    let mut by_rule: HashMap<String, u64> = HashMap::new();
+    let mut by_kind: HashMap<String, u64> = HashMap::new();
+    let mut by_line: HashMap<String, u64> = HashMap::new();
+    for (pc, &h) in hits.iter().enumerate().filter(|(_, h)| **h > 0) {
+        let (rule, line) = place(pc);
+        *by_line.entry(format!("{rule}:{line}")).or_default() += h;
+        *by_rule.entry(rule).or_default() += h;
+        let kind = format!("{:?}", prog.code[pc]);
+        let kind = kind.split('(').next().unwrap_or_default().to_string();
+        *by_kind.entry(kind).or_default() += h;
+    }
+    println!("{} instructions dispatched per match", total / n);
+    let show = |title: &str, counts: HashMap<String, u64>| {
+        let mut v: Vec<(String, u64)> = counts.into_iter().collect();
+        v.sort_by_key(|(k, c)| (std::cmp::Reverse(*c), k.clone()));
+        println!("\n== {title} (share, per match)");
+        for (k, c) in v.iter().take(40) {
+            println!("{:6.2}% {:9} {k}", 100.0 * *c as f64 / total as f64, c / n);
+        }
+    };
+    show("by rule", by_rule);
+    show("by instruction kind", by_kind);
+    show("by source line", by_line);
+    let gave: HashMap<String, u64> = gave_up
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(pc, c)| {
+            let (rule, line) = place(pc);
+            (format!("{rule}:{line}"), *c)
+        })
+        .collect();
+    println!(
+        "\n{} direct expressions gave up per match (their stack code ran)",
+        gave.values().sum::<u64>() / n
+    );
+    if !gave.is_empty() {
+        show("direct expressions that gave up", gave);
+    }
+}

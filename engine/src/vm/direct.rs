@@ -1,0 +1,284 @@
+//! Plain expressions evaluated directly: a tree of typed closures, built at lowering
+//! (`lower/direct.rs`) for an expression of integers, flags, teams, areas, area sets,
+//! names and moves made only of locals, constants, roles, state variables, the light
+//! primitives and the operators on them. It runs in one instruction ([`super::code::Ins::Direct`],
+//! [`super::code::Ins::DirectBranch`]) instead of one per node, and its operands travel
+//! as machine words, not as [`Value`]s through the operand stack.
+//!
+//! A closure gives up (`None`) wherever the stack code would do anything but the plain
+//! case — a value of another kind than the checker found, an overflow, a division by
+//! zero, a goalkeeper off the board — and the instruction then runs the stack code that
+//! follows it, unchanged: the value, or the error and its message, is the same either
+//! way. Nothing here changes the state, so giving up half-way leaves nothing to undo.
+
+use std::sync::Arc;
+
+use super::code::Ins;
+use super::machine::Match;
+use crate::board::{AreaId, AreaSet};
+use crate::ir::Scope;
+use crate::value::{Move, Sym, Team, Value};
+
+/// A typed closure: the value of an expression in the frame whose locals start at `base`.
+pub(crate) type F<T> = Arc<dyn Fn(&mut Match<'_>, usize) -> Option<T> + Send + Sync>;
+
+/// A team, as a kind of its own (a team and an area are both a byte).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tm(pub Team);
+
+/// An area, as a kind of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ar(pub AreaId);
+
+/// A kind of value a closure gives: read out of a [`Value`] and made into one.
+pub(crate) trait Kind: Copy + Send + Sync + 'static {
+    /// The value as this kind, `None` when it is another.
+    fn of(v: &Value) -> Option<Self>;
+    /// The value the stack code would leave.
+    fn value(self) -> Value;
+}
+
+impl Kind for i64 {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self> {
+        match v {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    fn value(self) -> Value {
+        Value::Int(self)
+    }
+}
+
+impl Kind for bool {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    fn value(self) -> Value {
+        Value::Bool(self)
+    }
+}
+
+impl Kind for Tm {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self> {
+        match v {
+            Value::Team(t) => Some(Tm(*t)),
+            _ => None,
+        }
+    }
+    fn value(self) -> Value {
+        Value::Team(self.0)
+    }
+}
+
+impl Kind for Ar {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self> {
+        match v {
+            Value::Area(a) => Some(Ar(*a)),
+            _ => None,
+        }
+    }
+    fn value(self) -> Value {
+        Value::Area(self.0)
+    }
+}
+
+/// An area-set operand as the set operations and the primitives read one: an area set,
+/// an area or none.
+impl Kind for AreaSet {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self> {
+        match v {
+            Value::Areas(s) => Some(*s),
+            Value::Area(a) => Some(AreaSet::one(*a)),
+            Value::None => Some(AreaSet::EMPTY),
+            _ => None,
+        }
+    }
+    fn value(self) -> Value {
+        Value::Areas(self)
+    }
+}
+
+/// A name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Name(pub Sym);
+
+impl Kind for Name {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self> {
+        match v {
+            Value::Str(s) => Some(Name(*s)),
+            _ => None,
+        }
+    }
+    fn value(self) -> Value {
+        Value::Str(self.0)
+    }
+}
+
+impl Kind for Move {
+    #[inline(always)]
+    fn of(v: &Value) -> Option<Self> {
+        match v {
+            Value::Move(m) => Some(*m),
+            _ => None,
+        }
+    }
+    fn value(self) -> Value {
+        Value::Move(self)
+    }
+}
+
+/// Where an operand comes from: a local and a constant are read in place, anything else
+/// is a closure.
+#[derive(Clone)]
+pub(crate) enum Src<T: Kind> {
+    /// A local of the frame.
+    Local(u16),
+    /// A constant.
+    Const(T),
+    /// Worked out.
+    Fn(F<T>),
+}
+
+impl<T: Kind> Src<T> {
+    /// The operand's value.
+    #[inline(always)]
+    pub(crate) fn get(&self, m: &mut Match<'_>, base: usize) -> Option<T> {
+        match self {
+            Src::Local(s) => T::of(m.stack.get(base + *s as usize)?),
+            Src::Const(k) => Some(*k),
+            Src::Fn(f) => f(m, base),
+        }
+    }
+}
+
+/// A plain expression compiled to closures, by the kind of its value.
+#[derive(Clone)]
+pub(crate) enum Direct {
+    /// An integer.
+    Int(Src<i64>),
+    /// A flag.
+    Bool(Src<bool>),
+    /// A team.
+    Team(Src<Tm>),
+    /// An area.
+    Area(Src<Ar>),
+    /// An area set.
+    Areas(Src<AreaSet>),
+    /// A name.
+    Name(Src<Name>),
+    /// A move.
+    Move(Src<Move>),
+}
+
+impl std::fmt::Debug for Direct {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self {
+            Direct::Int(_) => "int",
+            Direct::Bool(_) => "bool",
+            Direct::Team(_) => "team",
+            Direct::Area(_) => "area",
+            Direct::Areas(_) => "areas",
+            Direct::Name(_) => "str",
+            Direct::Move(_) => "move",
+        };
+        write!(f, "Direct({kind})")
+    }
+}
+
+impl Direct {
+    /// The expression's value as the stack code would leave it, or `None` to run that
+    /// code.
+    #[inline]
+    pub(crate) fn value(&self, m: &mut Match<'_>, base: usize) -> Option<Value> {
+        Some(match self {
+            Direct::Int(s) => Value::Int(s.get(m, base)?),
+            Direct::Bool(s) => Value::Bool(s.get(m, base)?),
+            Direct::Team(s) => s.get(m, base)?.value(),
+            Direct::Area(s) => s.get(m, base)?.value(),
+            Direct::Areas(s) => Value::Areas(s.get(m, base)?),
+            Direct::Name(s) => s.get(m, base)?.value(),
+            Direct::Move(s) => Value::Move(s.get(m, base)?),
+        })
+    }
+
+    /// A condition's truth (`true` only for `true`, as the jumps read it), or `None` to
+    /// run the stack code.
+    #[inline]
+    pub(crate) fn truth(&self, m: &mut Match<'_>, base: usize) -> Option<bool> {
+        match self {
+            Direct::Bool(s) => s.get(m, base),
+            _ => None,
+        }
+    }
+}
+
+impl Match<'_> {
+    /// After a direct expression gave its value: the calls of inlined procedures it made
+    /// are counted, as their `CountCall` instructions would have.
+    #[inline]
+    pub(crate) fn direct_done(&mut self) {
+        if !self.direct_calls.is_empty() {
+            self.count_direct_calls();
+        }
+    }
+
+    fn count_direct_calls(&mut self) {
+        for i in 0..self.direct_calls.len() {
+            let p = self.direct_calls[i];
+            if self.counting {
+                self.counters.procs[p as usize] += 1;
+            }
+            self.memo.note_call(p);
+        }
+        self.direct_calls.clear();
+    }
+
+    /// A `prefer` score that is one direct expression ([`super::code::Ins::Direct`] and
+    /// then [`super::code::Ins::EndScore`]), worked out without running the machine
+    /// (`None`: run it).
+    #[inline]
+    pub(crate) fn direct_score(&mut self, entry: u32, base: usize) -> Option<i64> {
+        let prog = self.prog;
+        if !self.direct {
+            return None;
+        }
+        let Some(Ins::Direct(d, skip)) = prog.code.get(entry as usize) else {
+            return None;
+        };
+        if prog.code.get(*skip as usize) != Some(&Ins::EndScore) {
+            return None;
+        }
+        match prog.directs[*d as usize].value(self, base) {
+            Some(Value::Int(x)) => {
+                self.direct_done();
+                Some(x)
+            }
+            _ => {
+                self.direct_calls.clear();
+                None
+            }
+        }
+    }
+
+    /// A state variable's value (per-team scopes: of team `t`).
+    #[inline(always)]
+    pub(crate) fn var_at(&self, scope: Scope, i: u16, t: Team) -> Option<&Value> {
+        let (i, t) = (i as usize, t as usize);
+        match scope {
+            Scope::Match => self.st.vars_match.get(i),
+            Scope::Team => self.st.vars_team.get(i)?.get(t),
+            Scope::Turn => self.st.vars_turn.get(i),
+            Scope::TeamTurn => self.st.vars_team_turn.get(i)?.get(t),
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! Lowering of plain expressions into closures evaluated directly ([`crate::vm::direct`]):
+//! an expression of at least [`MIN_NODES`] nodes made only of locals, constants, roles,
+//! state variables, light primitives and operators becomes one [`Ins::Direct`] (or, as a
+//! condition, one [`Ins::DirectBranch`]) followed by its stack code, which runs only when
+//! a closure gives up.
+
+use std::sync::Arc;
+
+use super::super::code::*;
+use super::super::direct::{Ar, Direct, F, Kind, Src, Tm};
+use super::Lower;
+use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_read, un};
+use crate::ir::*;
+use crate::value::{Move, Ty, Value};
+
+/// The fewest nodes an expression has to be worth a closure tree: smaller ones are one
+/// or two typed instructions already.
+pub(super) const MIN_NODES: u32 = 4;
+
+/// A statement of a direct block: a local bound (`None`: give up).
+type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()> + Send + Sync>;
+
+/// A direct expression as built: its closures, its size in nodes, and whether its value
+/// is exactly the one the stack code leaves (an area-set local may hold an area or none,
+/// which an area-set operand reads as a set: such a leaf is not exact on its own).
+pub(super) struct Built {
+    d: Direct,
+    k: u32,
+    exact: bool,
+}
+
+fn built(d: Direct, k: u32) -> Option<Built> {
+    Some(Built { d, k, exact: true })
+}
+
+/// The same closures of every kind, with `f` applied to the operand.
+macro_rules! each {
+    ($d:expr, $s:ident => $e:expr) => {
+        match $d {
+            Direct::Int($s) => Direct::Int($e),
+            Direct::Bool($s) => Direct::Bool($e),
+            Direct::Team($s) => Direct::Team($e),
+            Direct::Area($s) => Direct::Area($e),
+            Direct::Areas($s) => Direct::Areas($e),
+            Direct::Name($s) => Direct::Name($e),
+            Direct::Move($s) => Direct::Move($e),
+        }
+    };
+}
+
+/// The steps run first, then the value.
+fn then<T: Kind>(steps: Arc<[Step]>, last: Src<T>) -> Src<T> {
+    Src::Fn(Arc::new(move |m, base| {
+        for s in steps.iter() {
+            s(m, base)?;
+        }
+        last.get(m, base)
+    }))
+}
+
+/// `if c { a } else { b }`.
+fn pick<T: Kind>(c: Src<bool>, a: Src<T>, b: Src<T>) -> Src<T> {
+    Src::Fn(Arc::new(move |m, base| {
+        if c.get(m, base)? {
+            a.get(m, base)
+        } else {
+            b.get(m, base)
+        }
+    }))
+}
+
+impl Lower<'_> {
+    /// The closures of a plain expression (`None`: not plain).
+    pub(super) fn direct(&mut self, n: &Node) -> Option<Built> {
+        if !matches!(n.kind, NodeKind::Const(_) | NodeKind::Local(_)) {
+            let mut calls = Vec::new();
+            if let Some(v) = self.fold(n, &mut calls) {
+                let d = konst(&v, n.ty)?;
+                let exact = !matches!(v, Value::None);
+                if calls.is_empty() {
+                    return Some(Built { d, k: 1, exact });
+                }
+                if !self.in_score {
+                    return None;
+                }
+                // Known now, but the inlined procedures it calls are counted as called.
+                let calls: Arc<[u16]> = calls.into();
+                let step: Step = Arc::new(move |m, _| {
+                    m.direct_calls.extend_from_slice(&calls);
+                    Some(())
+                });
+                let steps: Arc<[Step]> = Arc::new([step]);
+                let d = each!(d, s => then(steps.clone(), s));
+                return Some(Built { d, k: 1, exact });
+            }
+        }
+        match &n.kind {
+            NodeKind::Const(v) => Some(Built {
+                d: konst(v, n.ty)?,
+                k: 1,
+                exact: !matches!(v, Value::None),
+            }),
+            NodeKind::Local(s) => {
+                let s = self.slot(*s);
+                let d = match n.ty {
+                    Ty::Int => Direct::Int(Src::Local(s)),
+                    Ty::Bool => Direct::Bool(Src::Local(s)),
+                    Ty::Team => Direct::Team(Src::Local(s)),
+                    Ty::Area => Direct::Area(Src::Local(s)),
+                    Ty::Areas => Direct::Areas(Src::Local(s)),
+                    Ty::Str => Direct::Name(Src::Local(s)),
+                    Ty::Move => Direct::Move(Src::Local(s)),
+                    _ => return None,
+                };
+                Some(Built {
+                    d,
+                    k: 1,
+                    exact: n.ty != Ty::Areas,
+                })
+            }
+            NodeKind::Role(r) => {
+                let r = *r;
+                built(Direct::Team(read(move |m, _| Some(Tm(m.role(r))))), 1)
+            }
+            NodeKind::Var(v) => {
+                let v = *v;
+                let d = typed_read(n.ty, move |m, _| m.var_at(v.scope, v.idx, 0).cloned())?;
+                Some(Built {
+                    d,
+                    k: 1,
+                    exact: n.ty != Ty::Areas,
+                })
+            }
+            NodeKind::TeamVar(v, t) => {
+                let v = *v;
+                let t = self.direct(t)?;
+                let team = team(t.d)?;
+                let d = typed_read(n.ty, move |m, base| {
+                    let Tm(t) = team.get(m, base)?;
+                    m.var_at(v.scope, v.idx, t).cloned()
+                })?;
+                Some(Built {
+                    d,
+                    k: t.k + 1,
+                    exact: n.ty != Ty::Areas,
+                })
+            }
+            NodeKind::Not(x) => {
+                let x = self.direct(x)?;
+                built(Direct::Bool(un(flag(x.d)?, |_, b: bool| Some(!b))), x.k + 1)
+            }
+            NodeKind::Neg(x) => {
+                let x = self.direct(x)?;
+                built(
+                    Direct::Int(un(int(x.d)?, |_, i: i64| i.checked_neg())),
+                    x.k + 1,
+                )
+            }
+            NodeKind::And(a, b) | NodeKind::Or(a, b) => {
+                let and = matches!(n.kind, NodeKind::And(..));
+                let a = self.direct(a)?;
+                let b = self.direct(b)?;
+                let k = a.k + b.k + 1;
+                let (a, b) = (flag(a.d)?, flag(b.d)?);
+                let f: F<bool> = if and {
+                    Arc::new(move |m, base| Some(a.get(m, base)? && b.get(m, base)?))
+                } else {
+                    Arc::new(move |m, base| Some(a.get(m, base)? || b.get(m, base)?))
+                };
+                built(Direct::Bool(Src::Fn(f)), k)
+            }
+            NodeKind::MoveEnd(x, from) => {
+                let x = self.direct(x)?;
+                let Direct::Move(mv) = x.d else { return None };
+                let d = if *from {
+                    un(mv, |_, mv: Move| Some(Ar(mv.from)))
+                } else {
+                    un(mv, |_, mv: Move| Some(Ar(mv.to)))
+                };
+                built(Direct::Area(d), x.k + 1)
+            }
+            NodeKind::MoveKeeper(x) => {
+                let x = self.direct(x)?;
+                let Direct::Move(mv) = x.d else { return None };
+                built(Direct::Bool(un(mv, |_, mv: Move| Some(mv.keeper))), x.k + 1)
+            }
+            NodeKind::Bin(op, a, b) => {
+                let a = self.direct(a)?;
+                let b = self.direct(b)?;
+                built(binary(*op, a.d, b.d)?, a.k + b.k + 1)
+            }
+            NodeKind::Prim(p, args) => {
+                let mut ds = Vec::with_capacity(args.len());
+                let mut k = 1;
+                for a in args.iter() {
+                    let a = self.direct(a)?;
+                    ds.push(a.d);
+                    k += a.k;
+                }
+                built(prim(*p, ds)?, k)
+            }
+            NodeKind::If(c, yes, Some(no)) if self.in_score => {
+                let c = self.direct(c)?;
+                let yes = self.block(yes)?;
+                let no = self.direct(no)?;
+                if !yes.exact || !no.exact {
+                    return None;
+                }
+                let k = c.k + yes.k + no.k + 1;
+                let c = flag(c.d)?;
+                let d = match (yes.d, no.d) {
+                    (Direct::Int(a), Direct::Int(b)) => Direct::Int(pick(c, a, b)),
+                    (Direct::Bool(a), Direct::Bool(b)) => Direct::Bool(pick(c, a, b)),
+                    (Direct::Team(a), Direct::Team(b)) => Direct::Team(pick(c, a, b)),
+                    (Direct::Area(a), Direct::Area(b)) => Direct::Area(pick(c, a, b)),
+                    (Direct::Areas(a), Direct::Areas(b)) => Direct::Areas(pick(c, a, b)),
+                    (Direct::Name(a), Direct::Name(b)) => Direct::Name(pick(c, a, b)),
+                    (Direct::Move(a), Direct::Move(b)) => Direct::Move(pick(c, a, b)),
+                    _ => return None,
+                };
+                built(d, k)
+            }
+            NodeKind::Block(b) if self.in_score => self.block(b),
+            NodeKind::Call(idx, args) if self.in_score => {
+                let inline = if self.in_score {
+                    self.inline_scores[*idx as usize]
+                } else {
+                    self.inline[*idx as usize]
+                };
+                if inline { self.call(*idx, args) } else { None }
+            }
+            _ => None,
+        }
+    }
+
+    /// A block of `let`s ending in an expression: its value.
+    fn block(&mut self, b: &Block) -> Option<Built> {
+        let (last, lets) = b.stmts.split_last()?;
+        let Stmt::Expr(last) = last else {
+            return None;
+        };
+        let mut steps = Vec::with_capacity(lets.len());
+        let mut k = 0;
+        for s in lets {
+            let Stmt::Let(slot, n) = s else {
+                return None;
+            };
+            let (step, ks) = self.bind(self.slot(*slot), n)?;
+            steps.push(step);
+            k += ks;
+        }
+        let last = self.direct(last)?;
+        if steps.is_empty() {
+            return Some(Built {
+                k: k + last.k,
+                ..last
+            });
+        }
+        let steps: Arc<[Step]> = steps.into();
+        Some(Built {
+            d: each!(last.d, s => then(steps.clone(), s)),
+            k: k + last.k,
+            exact: last.exact,
+        })
+    }
+
+    /// A step putting the node's value in frame slot `dst` (a local is copied as it is).
+    fn bind(&mut self, dst: u16, n: &Node) -> Option<(Step, u32)> {
+        let dst = dst as usize;
+        if let NodeKind::Local(src) = n.kind {
+            let src = self.slot(src) as usize;
+            let step: Step = Arc::new(move |m, base| {
+                let v = m.stack.get(base + src)?.clone();
+                *m.stack.get_mut(base + dst)? = v;
+                Some(())
+            });
+            return Some((step, 1));
+        }
+        let b = self.direct(n)?;
+        if !b.exact {
+            return None;
+        }
+        let d = b.d;
+        let step: Step = Arc::new(move |m, base| {
+            let v = d.value(m, base)?;
+            *m.stack.get_mut(base + dst)? = v;
+            Some(())
+        });
+        Some((step, b.k + 1))
+    }
+
+    /// An inlined call of procedure `idx`, as [`Lower::inlined`] lays it out: its
+    /// locals above the caller's, an argument that is a local the body never assigns used
+    /// where it is.
+    fn call(&mut self, idx: u16, args: &[Node]) -> Option<Built> {
+        let rs = self.rs;
+        let p = &rs.procs[idx as usize];
+        let saved = self.next_hidden;
+        let at = self.hidden(p.code.slots);
+        let mut map: Vec<u16> = (0..p.code.slots).map(|i| at + i).collect();
+        let count: Step = Arc::new(move |m, _| {
+            m.direct_calls.push(idx);
+            Some(())
+        });
+        let mut steps = vec![count];
+        let mut k = 1;
+        let mut ok = true;
+        for (i, a) in args.iter().enumerate() {
+            match &a.kind {
+                NodeKind::Local(s) if !super::walk::assigns(&p.code.body, i as u16) => {
+                    map[i] = self.slot(*s);
+                }
+                _ => match self.bind(at + i as u16, a) {
+                    Some((step, ka)) => {
+                        steps.push(step);
+                        k += ka;
+                    }
+                    None => ok = false,
+                },
+            }
+        }
+        let body = if ok {
+            let outer = std::mem::replace(&mut self.map, map);
+            let body = self.block(&p.code.body);
+            self.map = outer;
+            body
+        } else {
+            None
+        };
+        self.next_hidden = saved;
+        let body = body?;
+        let steps: Arc<[Step]> = steps.into();
+        Some(Built {
+            d: each!(body.d, s => then(steps.clone(), s)),
+            k: k + body.k,
+            exact: body.exact,
+        })
+    }
+}
+
+impl<'r> Lower<'r> {
+    /// Registers a direct expression; `None` when the program has as many as an
+    /// instruction can address.
+    fn add_direct(&mut self, d: Direct) -> Option<u16> {
+        let i = u16::try_from(self.p.directs.len()).ok()?;
+        self.p.directs.push(d);
+        Some(i)
+    }
+
+    /// Lowers a plain expression as one [`Ins::Direct`] and its stack code after it;
+    /// `false` when the node is not a plain expression worth it (nothing emitted).
+    pub(super) fn direct_expr(&mut self, n: &'r Node) -> bool {
+        if self.no_direct {
+            return false;
+        }
+        let Some(b) = self.direct(n) else {
+            return false;
+        };
+        if b.k < MIN_NODES || !b.exact {
+            return false;
+        }
+        let Some(i) = self.add_direct(b.d) else {
+            return false;
+        };
+        self.loc = n.loc;
+        let at = self.emit(Ins::Direct(i, 0));
+        self.no_direct = true;
+        self.expr(n);
+        self.no_direct = false; // (it was off: see the start)
+        let to = self.here();
+        self.p.code[at] = Ins::Direct(i, to);
+        true
+    }
+
+    /// Lowers a plain condition as one [`Ins::DirectBranch`] and its stack code after it;
+    /// the jumps to patch (`None`: not a plain condition worth it, nothing emitted).
+    pub(super) fn direct_branch(&mut self, n: &'r Node, when: bool) -> Option<Vec<usize>> {
+        if self.no_direct {
+            return None;
+        }
+        let b = self.direct(n)?;
+        if b.k < MIN_NODES || !matches!(b.d, Direct::Bool(_)) {
+            return None;
+        }
+        let i = self.add_direct(b.d)?;
+        self.loc = n.loc;
+        let at = self.emit(Ins::DirectBranch(i, when, 0, 0));
+        self.no_direct = true;
+        let mut js = self.branch(n, when);
+        self.no_direct = false;
+        let to = self.here();
+        self.p.code[at] = Ins::DirectBranch(i, when, to, 0);
+        js.push(at);
+        Some(js)
+    }
+}

@@ -1,0 +1,94 @@
+//! Plain expressions worked out directly by closures (`fuba_engine::vm` `direct`) are only
+//! a speed-up: with them on or off (their stack code run instead), every edition plays
+//! the same seeded matches event for event, with the same counters and operations, with
+//! random agents and with heuristic ones (whose `prefer` scores are mostly direct
+//! expressions); and an expression that fails (an overflow, a division by zero) fails the
+//! same way, with the same message and place.
+
+use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::value::Value;
+use fuba_engine::vm::Match;
+use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, ruleset_path};
+
+fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
+    assert_plays_same(rs, seeds, agents, true, |m, on| m.m.set_direct(on));
+}
+
+#[test]
+fn every_edition_plays_the_same_with_and_without_direct_expressions() {
+    for name in ["original", "2015", "2024"] {
+        let rs = edition(name);
+        let n = rs.program().direct_count();
+        assert!(n > 50, "{name}: only {n} direct expressions");
+        assert_same(&rs, 0..6, Agents::Random);
+        assert_same(&rs, 0..3, Agents::Heuristic);
+    }
+}
+
+#[test]
+fn the_2024_advanced_rules_play_the_same_with_and_without_direct_expressions() {
+    let rs = every_2024_option();
+    assert_same(&rs, 0..4, Agents::Random);
+    assert_same(&rs, 0..2, Agents::Heuristic);
+}
+
+/// A layer of the original edition with procedures whose direct expressions fail.
+fn failing_layer() -> Ruleset {
+    let text = r#"
+[meta]
+extends = "original.toml"
+
+[procedures.product_plus]
+params = "a: int, b: int"
+do = "a * b + a - b"
+
+[procedures.ratio_check]
+params = "a: int, b: int"
+do = '''
+if a / b + a > 3 and b > 0 { 1 } else { 2 }
+'''
+"#;
+    let path = ruleset_path("direct-failing-layer");
+    load_str(&path, text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Calls procedure `name` of `rs` with integer arguments, direct expressions on or off.
+fn call(rs: &Ruleset, name: &str, args: &[i64], direct: bool) -> Result<Value, String> {
+    let idx = rs
+        .procs
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no procedure {name}"));
+    let mut m = Match::new(rs, 1);
+    m.set_direct(direct);
+    m.call(idx as u16, args.iter().map(|a| Value::Int(*a)).collect())
+        .map_err(|e| format!("{} at {} in {}", e.message, e.place, e.rule))
+}
+
+#[test]
+fn a_direct_expression_that_fails_fails_as_its_stack_code_does() {
+    let rs = failing_layer();
+    let base = edition("original").program().direct_count();
+    // Both procedures' expressions are direct ones (two more than the edition's).
+    assert_eq!(rs.program().direct_count(), base + 2);
+    let cases: [(&str, [i64; 2]); 5] = [
+        ("product_plus", [6, 7]),
+        ("product_plus", [i64::MAX, 2]),
+        ("ratio_check", [7, 2]),
+        ("ratio_check", [7, 0]),
+        ("ratio_check", [i64::MIN, -1]),
+    ];
+    let mut failures = 0;
+    for (name, args) in cases {
+        let on = call(&rs, name, &args, true);
+        let off = call(&rs, name, &args, false);
+        assert_eq!(on, off, "{name}{args:?}");
+        failures += usize::from(on.is_err());
+    }
+    // The overflows and the division by zero are errors: the give-up path was taken.
+    assert_eq!(failures, 3, "expected three failing calls");
+    assert_eq!(call(&rs, "product_plus", &[6, 7], true), Ok(Value::Int(41)));
+    let zero = call(&rs, "ratio_check", &[7, 0], true).unwrap_err();
+    assert!(zero.starts_with("division by zero at "), "{zero}");
+    assert!(zero.contains("direct-failing-layer.toml:12:"), "{zero}");
+}
