@@ -35,12 +35,16 @@ fn main() {
             Box::new(RandomAgent::new(seed, team))
         }
     };
+    let mut calls = vec![0u64; rs.procs.len()];
     for seed in 0..n {
         let dice = Box::new(SeededDice::new(seed));
         let mut m = Game::new(&rs, seed, dice, agent(seed, 0), agent(seed, 1));
         if let Err(e) = m.play() {
             eprintln!("seed {seed}: {e}");
             std::process::exit(1);
+        }
+        for (c, k) in calls.iter_mut().zip(&m.m.counters.procs) {
+            *c += u64::from(*k);
         }
     }
     let hits = vmprof::take();
@@ -67,6 +71,20 @@ fn main() {
         let kind = kind.split('(').next().unwrap_or_default().to_string();
         *by_kind.entry(kind).or_default() += h;
     }
+    let mut machine_calls: HashMap<String, u64> = HashMap::new();
+    for (pc, &h) in hits.iter().enumerate().filter(|(_, h)| **h > 0) {
+        if let fuba_engine::vm::code::Ins::Call(u) = prog.code[pc] {
+            let unit = &prog.units[u as usize];
+            let name = match unit.kind {
+                fuba_engine::vm::code::UnitKind::Proc(p) => rs.procs[p as usize].name.clone(),
+                _ => rs
+                    .units
+                    .get(unit.rule as usize)
+                    .map_or_else(|| "hook".to_string(), |u| u.rule.clone()),
+            };
+            *machine_calls.entry(name).or_default() += h;
+        }
+    }
     println!("{} instructions dispatched per match", total / n);
     let show = |title: &str, counts: HashMap<String, u64>| {
         let mut v: Vec<(String, u64)> = counts.into_iter().collect();
@@ -77,6 +95,37 @@ fn main() {
         }
     };
     show("by rule", by_rule);
+    let calls: HashMap<String, u64> = rs
+        .procs
+        .iter()
+        .zip(calls)
+        .map(|(p, c)| {
+            (
+                format!(
+                    "{} ({})",
+                    p.name,
+                    if prog.units[prog.procs
+                        [rs.procs.iter().position(|q| q.name == p.name).unwrap_or(0)]
+                        as usize]
+                        .pure
+                    {
+                        "remembered"
+                    } else {
+                        "called"
+                    }
+                ),
+                c,
+            )
+        })
+        .collect();
+    show(
+        "calls of procedures, inlined or not (share of instructions: ignore)",
+        calls,
+    );
+    show(
+        "calls the machine made (not inlined; share of instructions: ignore)",
+        machine_calls,
+    );
     show("by instruction kind", by_kind);
     show("by source line", by_line);
     let gave: HashMap<String, u64> = gave_up

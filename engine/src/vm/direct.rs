@@ -232,6 +232,16 @@ impl Match<'_> {
         }
     }
 
+    /// After a direct expression gave up: what it counted is undone, for the stack code
+    /// to count it again (`ops`: the operations counted before it started).
+    #[cold]
+    pub(crate) fn direct_gave_up(&mut self, _at: u32, ops: u64) {
+        #[cfg(feature = "vm-profile")]
+        super::vmprof::gave_up(_at);
+        self.direct_calls.clear();
+        self.ops = ops;
+    }
+
     fn count_direct_calls(&mut self) {
         for i in 0..self.direct_calls.len() {
             let p = self.direct_calls[i];
@@ -258,13 +268,14 @@ impl Match<'_> {
         if prog.code.get(*skip as usize) != Some(&Ins::EndScore) {
             return None;
         }
+        let ops = self.ops;
         match prog.directs[*d as usize].value(self, base) {
             Some(Value::Int(x)) => {
                 self.direct_done();
                 Some(x)
             }
             _ => {
-                self.direct_calls.clear();
+                self.direct_gave_up(entry, ops);
                 None
             }
         }

@@ -195,22 +195,20 @@ impl Match<'_> {
                     self.stack.pop();
                 }
                 Ins::Direct(d, skip) if self.direct => {
+                    let ops = self.ops;
                     if let Some(v) = prog.directs[d as usize].value(self, base) {
                         self.direct_done();
                         self.stack.push(v);
                         pc = skip;
                     } else {
-                        #[cfg(feature = "vm-profile")]
-                        super::vmprof::gave_up(at);
-                        self.direct_calls.clear();
+                        self.direct_gave_up(at, ops);
                     }
                 }
                 Ins::DirectBranch(d, when, skip, t) if self.direct => {
+                    let ops = self.ops;
                     let truth = prog.directs[d as usize].truth(self, base);
                     if truth.is_none() {
-                        #[cfg(feature = "vm-profile")]
-                        super::vmprof::gave_up(at);
-                        self.direct_calls.clear();
+                        self.direct_gave_up(at, ops);
                     }
                     if let Some(b) = truth {
                         self.direct_done();

@@ -199,7 +199,7 @@ impl Lower<'_> {
                 }
                 built(prim(*p, ds)?, k)
             }
-            NodeKind::If(c, yes, Some(no)) if self.in_score => {
+            NodeKind::If(c, yes, Some(no)) => {
                 let c = self.direct(c)?;
                 let yes = self.block(yes)?;
                 let no = self.direct(no)?;
@@ -220,17 +220,77 @@ impl Lower<'_> {
                 };
                 built(d, k)
             }
+            NodeKind::Modifiers { rows, .. } => self.modifiers(rows),
+            NodeKind::Hook(h, args) if self.rs.hooks[*h as usize].triggers.is_empty() => {
+                // A hook no trigger answers: its dispatch is one operation and gives 0.
+                let mut ds = Vec::with_capacity(args.len());
+                let mut k = 1;
+                for a in args.iter() {
+                    let a = self.direct(a)?;
+                    k += a.k;
+                    ds.push(a.d);
+                }
+                let args: Arc<[Direct]> = ds.into();
+                let f: F<i64> = Arc::new(move |m, base| {
+                    for a in args.iter() {
+                        a.value(m, base)?;
+                    }
+                    m.ops += 1;
+                    (m.ops <= m.limits.ops_per_stage).then_some(0)
+                });
+                built(Direct::Int(Src::Fn(f)), k)
+            }
             NodeKind::Block(b) if self.in_score => self.block(b),
-            NodeKind::Call(idx, args) if self.in_score => {
+            NodeKind::Call(idx, args) => {
                 let inline = if self.in_score {
                     self.inline_scores[*idx as usize]
                 } else {
+                    // Outside scores only a procedure of one expression: a longer body's
+                    // `let`s cost more as closures than as stack code.
                     self.inline[*idx as usize]
+                        && self.rs.procs[*idx as usize].code.body.stmts.len() == 1
                 };
                 if inline { self.call(*idx, args) } else { None }
             }
             _ => None,
         }
+    }
+
+    /// A modifier list's total, worked out while the match is not logging (a logged list
+    /// records its rows: the stack code does that).
+    fn modifiers(&mut self, rows: &[(crate::value::Sym, Node, Option<Node>)]) -> Option<Built> {
+        let mut parts = Vec::with_capacity(rows.len());
+        let mut k = 1;
+        for (_, value, cond) in rows {
+            let cond = match cond {
+                Some(c) => {
+                    let c = self.direct(c)?;
+                    k += c.k;
+                    Some(flag(c.d)?)
+                }
+                None => None,
+            };
+            let v = self.direct(value)?;
+            k += v.k;
+            parts.push((int(v.d)?, cond));
+        }
+        let parts: Arc<[(Src<i64>, Option<Src<bool>>)]> = parts.into();
+        let f: F<i64> = Arc::new(move |m, base| {
+            if m.logging() {
+                return None;
+            }
+            let mut total: i64 = 0;
+            for (v, cond) in parts.iter() {
+                if let Some(c) = cond {
+                    if !c.get(m, base)? {
+                        continue;
+                    }
+                }
+                total = total.checked_add(v.get(m, base)?)?;
+            }
+            Some(total)
+        });
+        built(Direct::Int(Src::Fn(f)), k)
     }
 
     /// A block of `let`s ending in an expression: its value.
