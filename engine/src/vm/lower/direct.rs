@@ -17,6 +17,9 @@ use crate::value::{Move, Ty, Value};
 /// or two typed instructions already.
 pub(super) const MIN_NODES: u32 = 4;
 
+/// A modifier row: its value and its condition.
+type ModRow = (Src<i64>, Option<Src<bool>>);
+
 /// A statement of a direct block: a local bound (`None`: give up).
 type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()> + Send + Sync>;
 
@@ -274,7 +277,7 @@ impl Lower<'_> {
             k += v.k;
             parts.push((int(v.d)?, cond));
         }
-        let parts: Arc<[(Src<i64>, Option<Src<bool>>)]> = parts.into();
+        let parts: Arc<[ModRow]> = parts.into();
         let f: F<i64> = Arc::new(move |m, base| {
             if m.logging() {
                 return None;
