@@ -200,7 +200,7 @@ impl Lower<'_> {
                     ds.push(a.d);
                     k += a.k;
                 }
-                built(prim(*p, ds)?, k)
+                built(prim(*p, ds, n.ty)?, k)
             }
             NodeKind::If(c, yes, Some(no)) => {
                 let c = self.direct(c)?;

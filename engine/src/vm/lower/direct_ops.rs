@@ -182,7 +182,35 @@ pub(super) fn binary(op: Op, a: Direct, b: Direct) -> Option<Direct> {
 }
 
 /// A light primitive ([`crate::vm::light`]) of plain operands.
-pub(super) fn prim(p: Prim, args: Vec<Direct>) -> Option<Direct> {
+pub(super) fn prim(p: Prim, args: Vec<Direct>, ty: Ty) -> Option<Direct> {
+    typed_prim(p, args.clone()).or_else(|| light(p, args, ty))
+}
+
+/// Any other light primitive ([`crate::vm::light`]): its operands made values and handed
+/// to it; its value taken only when it is of the node's kind exactly.
+fn light(p: Prim, args: Vec<Direct>, ty: Ty) -> Option<Direct> {
+    if !super::super::light::is_light(p) || args.len() > 2 {
+        return None;
+    }
+    let args: Arc<[Direct]> = args.into();
+    typed_read(ty, move |m, base| {
+        let mut vals: [Value; 2] = Default::default();
+        for (v, a) in vals.iter_mut().zip(args.iter()) {
+            *v = a.value(m, base)?;
+        }
+        let [x, y] = &vals;
+        let v = match args.len() {
+            0 => m.light_with(p, None, None),
+            1 => m.light_with(p, None, Some(x)),
+            _ => m.light_with(p, Some(x), Some(y)),
+        }?;
+        // An area where an area set was expected would be read as one: not exact.
+        (ty != Ty::Areas || matches!(v, Value::Areas(_))).then_some(v)
+    })
+}
+
+/// A light primitive worked out on typed operands.
+fn typed_prim(p: Prim, args: Vec<Direct>) -> Option<Direct> {
     let side = MatchState::side;
     let mut it = args.into_iter();
     let mut next = || it.next();
