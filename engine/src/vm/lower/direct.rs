@@ -435,6 +435,31 @@ impl<'r> Lower<'r> {
         true
     }
 
+    /// A trigger's `when` that is one plain condition, as a direct expression worked out
+    /// in its hook's dispatch instead of a call of its code unit (`None`: called). The
+    /// call it stands for is one operation and one level deeper: counted as such, and
+    /// given up where the call would fail.
+    pub(super) fn trigger_when(&mut self, when: &Code) -> Option<u16> {
+        if self.no_direct {
+            return None;
+        }
+        let [Stmt::Expr(cond)] = &when.body.stmts[..] else {
+            return None;
+        };
+        let b = self.direct(cond)?;
+        let Direct::Bool(c) = b.d else {
+            return None;
+        };
+        let f: F<bool> = Arc::new(move |m, base| {
+            m.ops += 1;
+            if m.ops > m.limits.ops_per_stage || m.depth >= m.limits.max_call_depth {
+                return None;
+            }
+            c.get(m, base)
+        });
+        self.add_direct(Direct::Bool(Src::Fn(f)))
+    }
+
     /// Lowers a plain condition as one [`Ins::DirectBranch`] and its stack code after it;
     /// the jumps to patch (`None`: not a plain condition worth it, nothing emitted).
     pub(super) fn direct_branch(&mut self, n: &'r Node, when: bool) -> Option<Vec<usize>> {

@@ -229,12 +229,16 @@ impl<'r> Lower<'r> {
         let params = hook.params.len() as u16;
         let acc = params;
         self.loc = Loc::default();
+        // Direct trigger conditions may keep an inlined call's arguments above the
+        // dispatch's own locals.
+        self.next_hidden = params + 1;
+        self.max_slot = params + 1;
         let entry = self.here();
         self.emit(Ins::Int(0));
         self.emit(Ins::Store(acc));
         for &ti in &hook.triggers {
             let (when, body) = self.p.triggers[ti as usize];
-            let mut skip = None;
+            let (mut skip, mut direct_skip) = (None, None);
             let cond = rs.triggers[ti as usize].when.as_ref();
             let mut calls = Vec::new();
             let known = cond.and_then(|c| match &c.body.stmts[..] {
@@ -250,11 +254,19 @@ impl<'r> Lower<'r> {
                     continue;
                 }
             } else if let Some(w) = when {
+                let direct = cond
+                    .and_then(|c| self.trigger_when(c))
+                    .map(|d| (d, self.emit(Ins::DirectBranch(d, false, 0, 0))));
                 for a in 0..params {
                     self.emit(Ins::Local(a));
                 }
                 self.emit(Ins::Call(w));
                 skip = Some(self.emit(Ins::JumpIfFalse(0)));
+                if let Some((d, at)) = direct {
+                    let to = self.here();
+                    self.p.code[at] = Ins::DirectBranch(d, false, to, 0);
+                    direct_skip = Some(at);
+                }
             }
             self.emit(Ins::TrigFired(ti));
             for a in 0..params {
@@ -266,10 +278,16 @@ impl<'r> Lower<'r> {
                 let to = self.here();
                 self.patch(s, to);
             }
+            if let Some(s) = direct_skip {
+                let to = self.here();
+                self.patch(s, to);
+            }
         }
         self.emit(Ins::Local(acc));
         self.emit(Ins::Ret);
-        self.p.units[id as usize].entry = entry;
+        let u = &mut self.p.units[id as usize];
+        u.entry = entry;
+        u.slots = self.max_slot;
     }
 
     /// Code that leaves the block's value (its last expression's, or none).
