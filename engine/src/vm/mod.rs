@@ -21,6 +21,7 @@ mod light;
 mod logbook;
 pub mod lower;
 mod machine;
+pub mod notes;
 pub mod observe;
 mod offer;
 mod prims;
