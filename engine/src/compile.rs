@@ -19,6 +19,7 @@ use crate::ruleset::Ruleset;
 use crate::ruleset::diag::Diagnostic;
 use crate::value::{Ty, Value};
 
+mod prompt;
 mod removed;
 
 /// What a name in scope refers to.
@@ -564,11 +565,13 @@ impl<'r> Compiler<'r> {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             } => {
                 let k = self.rs.intern(&kind.value);
                 let (b, bt) = self.expr(by)?;
                 self.expect(&bt, Ty::Team, by.span, "the team after `by`")?;
+                let prompt = self.prompt(prompt.as_ref())?;
                 match options {
                     ast::ChooseOptions::From {
                         options,
@@ -610,6 +613,7 @@ impl<'r> Compiler<'r> {
                                     options: Box::new(o),
                                     skip,
                                     prefer,
+                                    prompt,
                                 },
                                 sp,
                             ),
@@ -672,6 +676,7 @@ impl<'r> Compiler<'r> {
                                     by: Box::new(b),
                                     secret: *secret,
                                     arms: out.into_boxed_slice(),
+                                    prompt,
                                 },
                                 sp,
                             ),

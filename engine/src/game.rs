@@ -217,10 +217,24 @@ impl<'a> Game<'a> {
         } else {
             Vec::new()
         };
+        // A prompt that cannot be worked out is shown as the error, the match unaffected.
+        let prompt = if self.agents[team].wants_prompt() {
+            match self.m.prompt() {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => format!("(the prompt could not be worked out: {e})"),
+                None => String::new(),
+            }
+        } else {
+            String::new()
+        };
         let Some(d) = self.m.decision() else {
             return Ok(());
         };
-        let d = Decision { hints: &hints, ..d };
+        let d = Decision {
+            hints: &hints,
+            prompt: &prompt,
+            ..d
+        };
         let (deciding, secret) = (d.team, d.secret);
         let search = self.agents[team].wants_worlds().then(|| SearchView {
             worlds: match &self.worlds[team] {

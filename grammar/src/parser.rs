@@ -15,6 +15,10 @@ use crate::ast::*;
 use crate::error::{Nesting, ParseError};
 use crate::limits::{MAX_CODE_BYTES, MAX_NESTING, MAX_TREE_DEPTH};
 
+mod prompt;
+
+pub(crate) use prompt::escape as escape_prompt;
+
 #[derive(pest_derive::Parser)]
 #[grammar = "effect.pest"]
 struct EffectParser;
@@ -517,6 +521,11 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::neg_int => "an integer",
         Rule::choose_expr => "`choose`",
         Rule::secret_kw => "`secret`",
+        Rule::choose_prompt => "`prompt \"text {value}\"`",
+        Rule::prompt_kw => "`prompt`",
+        Rule::prompt_text => "a prompt `\"text {value}\"`",
+        Rule::prompt_lit => "prompt text",
+        Rule::prompt_hole => "a value `{expr}`",
         Rule::choose_from => "`from`",
         Rule::choose_arms => "options `{ \"label\" => value }`",
         Rule::choose_arm => "an option `\"label\" => value`",
@@ -976,6 +985,10 @@ impl Builder {
         if secret {
             it.next();
         }
+        let prompt = match it.peek().map(|q| q.as_rule()) {
+            Some(Rule::choose_prompt) => Some(self.prompt(it.next().ok_or_else(internal)?)?),
+            _ => None,
+        };
         let opts = it.next().ok_or_else(internal)?;
         let options = match opts.as_rule() {
             Rule::choose_from => {
@@ -1040,6 +1053,7 @@ impl Builder {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             },
             span,

@@ -306,6 +306,7 @@ impl Printer {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             } => {
                 self.out.push_str("choose ");
@@ -314,6 +315,27 @@ impl Printer {
                 self.expr(by, 1);
                 if *secret {
                     self.out.push_str(" secret");
+                }
+                if let Some(p) = prompt {
+                    self.out.push_str(" prompt \"");
+                    for part in &p.parts {
+                        match part {
+                            crate::ast::PromptPart::Text(t) => {
+                                self.out.push_str(&crate::parser::escape_prompt(t));
+                            }
+                            crate::ast::PromptPart::Value(v) => {
+                                self.out.push('{');
+                                let at = self.out.len();
+                                self.expr(v, 0);
+                                // `{{` would be a brace: a block value is set apart.
+                                if self.out[at..].starts_with('{') {
+                                    self.out.insert(at, ' ');
+                                }
+                                self.out.push('}');
+                            }
+                        }
+                    }
+                    self.out.push('"');
                 }
                 match options {
                     ChooseOptions::From {

@@ -287,20 +287,32 @@ fn expr() -> BoxedStrategy<Expr> {
                     any::<bool>(),
                     x.clone(),
                     prop::option::of(str_lit()),
-                    prop::option::of((ident(), x.clone()))
+                    prop::option::of((ident(), x.clone())),
+                    prop::option::of((string(), x.clone(), string()))
                 )
-                    .prop_map(|(kind, by, secret, options, skip, prefer)| e(
-                        ExprKind::Choose {
+                    .prop_map(
+                        |(kind, by, secret, options, skip, prefer, prompt)| e(ExprKind::Choose {
                             kind,
                             by: bx(by),
                             secret,
+                            prompt: prompt.map(|(a, v, b)| {
+                                let mut parts = Vec::new();
+                                if !a.is_empty() {
+                                    parts.push(PromptPart::Text(a));
+                                }
+                                parts.push(PromptPart::Value(v));
+                                if !b.is_empty() {
+                                    parts.push(PromptPart::Text(b));
+                                }
+                                Prompt { parts, span: sp() }
+                            }),
                             options: ChooseOptions::From {
                                 options: bx(options),
                                 skip,
                                 prefer: prefer.map(|(v, p)| (v, bx(p)))
                             }
-                        }
-                    )),
+                        })
+                    ),
                 (
                     str_lit(),
                     x.clone(),
@@ -319,6 +331,7 @@ fn expr() -> BoxedStrategy<Expr> {
                         kind,
                         by: bx(by),
                         secret,
+                        prompt: None,
                         options: ChooseOptions::Arms(
                             arms.into_iter()
                                 .map(|(label, guard, prefer, value)| ChooseArm {

@@ -327,11 +327,28 @@ impl Expander<'_> {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             } => ExprKind::Choose {
                 kind: kind.clone(),
                 by: self.boxed(by)?,
                 secret: *secret,
+                prompt: match prompt {
+                    Some(p) => Some(Prompt {
+                        parts: p
+                            .parts
+                            .iter()
+                            .map(|part| {
+                                Ok(match part {
+                                    PromptPart::Text(t) => PromptPart::Text(t.clone()),
+                                    PromptPart::Value(v) => PromptPart::Value(self.expr(v)?),
+                                })
+                            })
+                            .collect::<R<_>>()?,
+                        span: p.span,
+                    }),
+                    None => None,
+                },
                 options: match options {
                     ChooseOptions::From {
                         options,

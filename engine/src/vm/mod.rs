@@ -25,6 +25,7 @@ pub mod notes;
 pub mod observe;
 mod offer;
 mod prims;
+mod prompt;
 mod quiet;
 mod schedule;
 mod seldom;

@@ -217,12 +217,14 @@ impl<'r> Lower<'r> {
                 options,
                 skip,
                 prefer,
+                prompt,
             } => {
                 self.expr(by);
                 self.expr(options);
                 self.loc = loc;
                 let site = self.p.decisions.len();
                 let pure_prefer = prefer.as_ref().is_none_or(|(_, s)| self.quiet.node(s));
+                let prompt = self.prompt_site(prompt.as_deref(), site);
                 self.p.decisions.push(DecisionSite {
                     kind: *kind,
                     secret: *secret,
@@ -230,6 +232,7 @@ impl<'r> Lower<'r> {
                     arms: Box::new([]),
                     prefer: Box::new([prefer.as_ref().map(|(slot, _)| (*slot, 0))]),
                     pure_prefer,
+                    prompt,
                 });
                 if let Some((_, score)) = prefer {
                     self.scores.push((score, site, 0, self.next_hidden));
@@ -241,6 +244,7 @@ impl<'r> Lower<'r> {
                 by,
                 secret,
                 arms,
+                prompt,
             } => {
                 self.expr(by);
                 for arm in arms.iter() {
@@ -260,7 +264,9 @@ impl<'r> Lower<'r> {
                 let pure_prefer = arms
                     .iter()
                     .all(|a| a.prefer.as_ref().is_none_or(|p| self.quiet.node(p)));
+                let prompt = self.prompt_site(prompt.as_deref(), site);
                 self.p.decisions.push(DecisionSite {
+                    prompt,
                     kind: *kind,
                     secret: *secret,
                     skip: None,

@@ -96,6 +96,7 @@ pub fn compile(rs: &Ruleset) -> Program {
         max_slot: 0,
         loops: Vec::new(),
         scores: Vec::new(),
+        prompts: Vec::new(),
     };
     for (i, pr) in rs.procs.iter().enumerate() {
         let u = l.p.procs[i];
@@ -123,6 +124,7 @@ pub fn compile(rs: &Ruleset) -> Program {
 
 mod expr;
 mod flow;
+mod prompt;
 mod typed;
 mod walk;
 
@@ -148,6 +150,8 @@ struct Lower<'r> {
     loops: Vec<(u16, Vec<usize>)>,
     /// `prefer` scores to place after the unit's code: where to write their entry.
     scores: Vec<(&'r Node, usize, usize, u16)>,
+    /// Values of prompts to place after the unit's code, like scores (`prompt.rs`).
+    prompts: Vec<(&'r Node, usize, usize, u16)>,
 }
 
 impl<'r> Lower<'r> {
@@ -205,6 +209,7 @@ impl<'r> Lower<'r> {
                 *e = at;
             }
         }
+        self.prompt_values();
         let u = &mut self.p.units[id as usize];
         u.entry = entry;
         u.slots = self.max_slot;
