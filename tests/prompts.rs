@@ -1,4 +1,5 @@
-//! Decision prompts (`choose ... prompt "text {value}"`): worked out only for an agent that
+//! Decision prompts (`choose ... prompt "text {value}"`) and notes on options (`note x =>
+//! "..."`): worked out only for an agent that
 //! asks for them, and never part of the match: a match whose agents read every prompt plays
 //! and logs exactly as one whose agents do not.
 
@@ -9,16 +10,23 @@ use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Game;
 use fuba_tests::{Agents, edition, play};
 
+/// What a reader saw at a decision: its kind, its prompt, its options' notes.
+type Seen = (String, String, Vec<String>);
+
 /// The heuristic player that also reads every prompt, keeping them.
 struct Reader {
     inner: HeuristicAgent,
-    seen: Arc<Mutex<Vec<(String, String)>>>,
+    seen: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl Agent for Reader {
     fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String> {
         if let Ok(mut s) = self.seen.lock() {
-            s.push((d.kind.to_string(), d.prompt.to_string()));
+            assert!(
+                d.notes.is_empty() || d.notes.len() == d.options.len(),
+                "one note per option"
+            );
+            s.push((d.kind.to_string(), d.prompt.to_string(), d.notes.to_vec()));
         }
         self.inner.choose(view, d)
     }
@@ -64,8 +72,8 @@ fn reading_prompts_changes_no_event_and_every_edition_prompts_setup_and_target()
             for kind in ["setup", "target area"] {
                 let p = seen
                     .iter()
-                    .find(|(k, _)| k == kind)
-                    .map(|(_, p)| p.as_str())
+                    .find(|(k, ..)| k == kind)
+                    .map(|(_, p, _)| p.as_str())
                     .unwrap_or_default();
                 assert!(
                     p.starts_with("Home: ") || p.starts_with("Away: "),
@@ -74,10 +82,21 @@ fn reading_prompts_changes_no_event_and_every_edition_prompts_setup_and_target()
                 assert!(!p.contains('{'), "{name}: a value left unfilled: {p:?}");
             }
             assert!(
-                !seen
-                    .iter()
-                    .any(|(_, p)| p.contains("could not be worked out")),
+                !seen.iter().any(|(_, p, n)| {
+                    p.contains("could not be worked out")
+                        || n.iter().any(|x| x.contains("could not be worked out"))
+                }),
                 "{name} seed {seed}: {seen:?}"
+            );
+            // Each option of the target area carries a note (`note a => "..."`).
+            let notes = seen
+                .iter()
+                .find(|(k, _, n)| k == "target area" && !n.is_empty())
+                .map(|(_, _, n)| n.clone())
+                .unwrap_or_default();
+            assert!(
+                !notes.is_empty() && notes.iter().all(|n| !n.is_empty() && !n.contains('{')),
+                "{name} seed {seed}: target area notes {notes:?}"
             );
         }
     }

@@ -2,7 +2,8 @@
 //!
 //! For each decision it shows (on stderr, or any writer) the board drawn as a pitch —
 //! again only when it changed — what is being decided, in the rules' words (the
-//! decision's `prompt`, when its rule gives one), and the numbered options, then reads a
+//! decision's `prompt`, when its rule gives one), and the numbered options (each with its
+//! `note`, when the rule gives one), then reads a
 //! number (or an
 //! option's label) from stdin. Several answers separated by commas answer this decision
 //! and the next ones of the same kind (a whole setup on one line); `auto` lets the
@@ -113,7 +114,12 @@ impl HumanAgent {
                 }
                 _ => String::new(),
             };
-            writeln!(out, "  {:>2}. {}{rating}", i + 1, o.label(rs))?;
+            // What the rules say about the option (its `note`), when they say something.
+            let note = match d.notes.get(i) {
+                Some(n) if !n.is_empty() => format!(" — {n}"),
+                _ => String::new(),
+            };
+            writeln!(out, "  {:>2}. {}{note}{rating}", i + 1, o.label(rs))?;
         }
         Ok(())
     }

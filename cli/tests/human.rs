@@ -109,6 +109,13 @@ fn the_prompt_says_what_is_being_decided() {
         .take(14)
         .collect();
     insta::assert_snapshot!("prompt_2024", prompts.join("\n"));
+    // Each target with its note: its pass modifiers and the ball value they give.
+    let target = block(&shown, "target area");
+    assert!(
+        target.iter().any(|l| l.contains(" — pass modifiers ")),
+        "{shown}"
+    );
+    insta::assert_snapshot!("prompt_2024_target_area", target.join("\n"));
     // Every prompt of the match could be worked out.
     assert!(
         !shown.contains("(the prompt could not be worked out"),

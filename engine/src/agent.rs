@@ -59,6 +59,10 @@ pub struct Decision<'a> {
     /// prompt "..."`): empty unless the agent asked for it ([`Agent::wants_prompt`]) and
     /// the rule gives one. Never logged.
     pub prompt: &'a str,
+    /// What the rule says about each option (`note x => "..."`), in the order of the
+    /// options: empty unless the agent asked for it ([`Agent::wants_prompt`]) and the rule
+    /// gives one. Never logged.
+    pub notes: &'a [String],
 }
 
 /// What an agent may look at.
@@ -83,8 +87,9 @@ pub trait Agent {
     fn wants_hints(&self) -> bool {
         false
     }
-    /// Whether the agent shows decisions to a person and wants their prompt
-    /// ([`Decision::prompt`]; working it out costs time).
+    /// Whether the agent shows decisions to a person and wants their prompt and the notes
+    /// on their options ([`Decision::prompt`], [`Decision::notes`]; working them out costs
+    /// time).
     fn wants_prompt(&self) -> bool {
         false
     }

@@ -571,11 +571,12 @@ impl<'r> Compiler<'r> {
                 let k = self.rs.intern(&kind.value);
                 let (b, bt) = self.expr(by)?;
                 self.expect(&bt, Ty::Team, by.span, "the team after `by`")?;
-                let prompt = self.prompt(prompt.as_ref())?;
+                let prompt = self.prompt(prompt.as_deref())?;
                 match options {
                     ast::ChooseOptions::From {
                         options,
                         skip,
+                        note,
                         prefer,
                     } => {
                         let (o, ot) = self.expr(options)?;
@@ -603,6 +604,7 @@ impl<'r> Compiler<'r> {
                             }
                             None => None,
                         };
+                        let note = self.note(note.as_deref(), ty)?;
                         let ty = if skip.is_some() { Ty::Any } else { ty };
                         (
                             self.node(
@@ -614,6 +616,7 @@ impl<'r> Compiler<'r> {
                                     skip,
                                     prefer,
                                     prompt,
+                                    note,
                                 },
                                 sp,
                             ),

@@ -218,14 +218,20 @@ impl<'a> Game<'a> {
             Vec::new()
         };
         // A prompt that cannot be worked out is shown as the error, the match unaffected.
-        let prompt = if self.agents[team].wants_prompt() {
-            match self.m.prompt() {
+        let (prompt, notes) = if self.agents[team].wants_prompt() {
+            let prompt = match self.m.prompt() {
                 Some(Ok(p)) => p,
                 Some(Err(e)) => format!("(the prompt could not be worked out: {e})"),
                 None => String::new(),
-            }
+            };
+            let notes = match self.m.option_notes() {
+                Some(Ok(n)) => n,
+                Some(Err(e)) => vec![format!("(the note could not be worked out: {e})")],
+                None => Vec::new(),
+            };
+            (prompt, notes)
         } else {
-            String::new()
+            (String::new(), Vec::new())
         };
         let Some(d) = self.m.decision() else {
             return Ok(());
@@ -233,6 +239,7 @@ impl<'a> Game<'a> {
         let d = Decision {
             hints: &hints,
             prompt: &prompt,
+            notes: &notes,
             ..d
         };
         let (deciding, secret) = (d.team, d.secret);

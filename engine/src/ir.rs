@@ -241,6 +241,9 @@ pub enum NodeKind {
         prefer: Option<(u16, Box<Node>)>,
         /// What a human player is told is being decided (never logged).
         prompt: Option<Box<[PromptSeg]>>,
+        /// What a human player is told about each option: the slot the option is bound
+        /// to, the text (never logged).
+        note: Option<(u16, Box<[PromptSeg]>)>,
     },
     /// `choose { arms }`.
     ChooseArms {
@@ -364,12 +367,14 @@ impl Search<'_> {
                 options,
                 prefer,
                 prompt,
+                note,
                 ..
             } => {
                 self.in_node(by)
                     || self.in_node(options)
                     || prefer.as_ref().is_some_and(|(_, p)| self.in_node(p))
                     || self.in_prompt(prompt.as_deref())
+                    || self.in_prompt(note.as_ref().map(|(_, n)| &n[..]))
             }
             NodeKind::ChooseArms {
                 by, arms, prompt, ..

@@ -95,9 +95,11 @@ fn walk_node<'a>(n: &'a Node, f: &mut dyn FnMut(Item<'a>)) {
             options,
             prefer,
             prompt,
+            note,
             ..
         } => {
             walk_prompt(prompt.as_deref(), f);
+            walk_prompt(note.as_ref().map(|(_, n)| &n[..]), f);
             walk_node(by, f);
             walk_node(options, f);
             if let Some((_, p)) = prefer {

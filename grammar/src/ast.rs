@@ -340,7 +340,7 @@ pub enum PromptPart {
     /// Text as written (escapes resolved: `{{` is `{`, `\"` is `"`).
     Text(String),
     /// `{expr}`: a value in scope where the choice is made.
-    Value(Expr),
+    Value(Box<Expr>),
 }
 
 /// What a choice picks from.
@@ -352,6 +352,9 @@ pub enum ChooseOptions {
         options: Box<Expr>,
         /// The label of an extra option that gives `none`.
         skip: Option<StrLit>,
+        /// What a human player is told about each option: `note x => "text {value}"`
+        /// (never logged).
+        note: Option<Box<(Ident, Prompt)>>,
         /// How much a bot likes each option: `prefer x => score`.
         prefer: Option<(Ident, Box<Expr>)>,
     },
@@ -447,7 +450,7 @@ pub enum ExprKind {
         /// Hidden from the other team until revealed.
         secret: bool,
         /// What a human player is told is being decided (`prompt "..."`); never logged.
-        prompt: Option<Prompt>,
+        prompt: Option<Box<Prompt>>,
         /// The options.
         options: ChooseOptions,
     },

@@ -523,6 +523,8 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::secret_kw => "`secret`",
         Rule::choose_prompt => "`prompt \"text {value}\"`",
         Rule::prompt_kw => "`prompt`",
+        Rule::choose_note => "`note x => \"text {value}\"`",
+        Rule::note_kw => "`note`",
         Rule::prompt_text => "a prompt `\"text {value}\"`",
         Rule::prompt_lit => "prompt text",
         Rule::prompt_hole => "a value `{expr}`",
@@ -996,8 +998,11 @@ impl Builder {
                 let options = Box::new(self.expr(oi.next().ok_or_else(internal)?)?);
                 let mut skip = None;
                 let mut prefer = None;
+                let mut note = None;
                 for q in oi {
-                    if q.as_rule() == Rule::choose_prefer {
+                    if q.as_rule() == Rule::choose_note {
+                        note = Some(self.note(q)?);
+                    } else if q.as_rule() == Rule::choose_prefer {
                         let mut pi = q.into_inner();
                         let var = ident(pi.next().ok_or_else(internal)?);
                         let score = self.expr(pi.next().ok_or_else(internal)?)?;
@@ -1009,6 +1014,7 @@ impl Builder {
                 ChooseOptions::From {
                     options,
                     skip,
+                    note,
                     prefer,
                 }
             }

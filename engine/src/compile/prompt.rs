@@ -7,8 +7,27 @@ use fuba_grammar::ast;
 
 use super::{Compiler, R};
 use crate::ir::{NodeKind, PromptSeg, Search};
+use crate::value::Ty;
 
 impl Compiler<'_> {
+    /// The note of each option of a `choose ... from` (`note x => "..."`), compiled with
+    /// the option, of type `ty`, bound to `x`: the slot and the text.
+    pub(super) fn note(
+        &mut self,
+        note: Option<&(ast::Ident, ast::Prompt)>,
+        ty: Ty,
+    ) -> R<Option<(u16, Box<[PromptSeg]>)>> {
+        let Some((var, text)) = note else {
+            return Ok(None);
+        };
+        let saved = self.next_slot;
+        self.push_scope();
+        let slot = self.declare(&var.name, ty);
+        let segs = self.prompt(Some(text));
+        self.pop_scope(saved);
+        Ok(segs?.map(|s| (slot, s)))
+    }
+
     /// The prompt of a `choose`, compiled.
     pub(super) fn prompt(&mut self, p: Option<&ast::Prompt>) -> R<Option<Box<[PromptSeg]>>> {
         let Some(p) = p else {

@@ -254,6 +254,9 @@ pub struct DecisionSite {
     pub pure_prefer: bool,
     /// The prompt (`prompt "text {value}"`): empty when the rule gives none.
     pub prompt: Box<[PromptCode]>,
+    /// `choose ... from`'s note on each option (`note x => "text {value}"`): the slot the
+    /// option is bound to and the text; `None` when the rule gives none.
+    pub note: Option<(u16, Box<[PromptCode]>)>,
 }
 
 /// One part of a decision's prompt, compiled.

@@ -430,6 +430,7 @@ impl<'a> Match<'a> {
             secret: d.secret,
             hints: &[],
             prompt: "",
+            notes: &[],
         })
     }
 

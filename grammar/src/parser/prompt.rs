@@ -5,21 +5,37 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, first, internal, span_of};
-use crate::ast::{Prompt, PromptPart};
+use crate::ast::{Ident, Prompt, PromptPart};
 use crate::error::ParseError;
 
 impl Builder {
+    /// `note x => "..."` (a `choose_note` pair): the name the option is bound to, and the
+    /// text.
+    pub(super) fn note(&mut self, p: Pair<'_, Rule>) -> Result<Box<(Ident, Prompt)>, ParseError> {
+        let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::note_kw);
+        let var = super::ident(it.next().ok_or_else(internal)?);
+        let text = self.prompt_text(it.next().ok_or_else(internal)?)?;
+        Ok(Box::new((var, text)))
+    }
+
     /// `prompt "..."` (a `choose_prompt` pair).
-    pub(super) fn prompt(&mut self, p: Pair<'_, Rule>) -> Result<Prompt, ParseError> {
+    pub(super) fn prompt(&mut self, p: Pair<'_, Rule>) -> Result<Box<Prompt>, ParseError> {
         let text = p
             .into_inner()
             .find(|q| q.as_rule() == Rule::prompt_text)
             .ok_or_else(internal)?;
+        self.prompt_text(text).map(Box::new)
+    }
+
+    /// The text of a prompt or note (a `prompt_text` pair).
+    fn prompt_text(&mut self, text: Pair<'_, Rule>) -> Result<Prompt, ParseError> {
         let span = span_of(&text);
         let mut parts: Vec<PromptPart> = Vec::new();
         for q in text.into_inner() {
             match q.as_rule() {
-                Rule::prompt_hole => parts.push(PromptPart::Value(self.expr(first(q)?)?)),
+                Rule::prompt_hole => {
+                    parts.push(PromptPart::Value(Box::new(self.expr(first(q)?)?)));
+                }
                 _ => {
                     let t = unescape(q.as_str());
                     match parts.last_mut() {
@@ -72,7 +88,7 @@ pub(crate) fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{escape, unescape};
-    use crate::ast::{ExprKind, PromptPart, StmtKind};
+    use crate::ast::{ChooseOptions, ExprKind, PromptPart, StmtKind};
     use crate::parse_body;
 
     #[test]
@@ -114,7 +130,31 @@ mod tests {
     }
 
     #[test]
-    fn prompt_is_no_keyword() {
-        assert!(parse_body("let prompt = 1\nprompt + 1").is_ok());
+    fn prompt_and_note_are_no_keywords() {
+        assert!(parse_body("let prompt = 1\nlet note = prompt + 1").is_ok());
+    }
+
+    #[test]
+    fn a_note_binds_each_option() {
+        let b = parse_body(r#"choose "target" by t from s note a => "{a}: {f(a)}" prefer a => 1"#)
+            .expect("parses");
+        let StmtKind::Expr(e) = &b.stmts[0].kind else {
+            panic!("an expression")
+        };
+        let ExprKind::Choose {
+            options:
+                ChooseOptions::From {
+                    note: Some(note),
+                    prefer: Some(_),
+                    ..
+                },
+            ..
+        } = &e.kind
+        else {
+            panic!("a choice with a note and a preference: {e:?}")
+        };
+        let (var, text) = &**note;
+        assert_eq!(var.name, "a");
+        assert_eq!(text.parts.len(), 3);
     }
 }

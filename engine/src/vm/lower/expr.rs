@@ -218,14 +218,19 @@ impl<'r> Lower<'r> {
                 skip,
                 prefer,
                 prompt,
+                note,
             } => {
                 self.expr(by);
                 self.expr(options);
                 self.loc = loc;
                 let site = self.p.decisions.len();
                 let pure_prefer = prefer.as_ref().is_none_or(|(_, s)| self.quiet.node(s));
-                let prompt = self.prompt_site(prompt.as_deref(), site);
+                let prompt = self.prompt_site(prompt.as_deref(), site, false);
+                let note = note
+                    .as_ref()
+                    .map(|(slot, n)| (*slot, self.prompt_site(Some(n), site, true)));
                 self.p.decisions.push(DecisionSite {
+                    note,
                     kind: *kind,
                     secret: *secret,
                     skip: *skip,
@@ -264,8 +269,9 @@ impl<'r> Lower<'r> {
                 let pure_prefer = arms
                     .iter()
                     .all(|a| a.prefer.as_ref().is_none_or(|p| self.quiet.node(p)));
-                let prompt = self.prompt_site(prompt.as_deref(), site);
+                let prompt = self.prompt_site(prompt.as_deref(), site, false);
                 self.p.decisions.push(DecisionSite {
+                    note: None,
                     prompt,
                     kind: *kind,
                     secret: *secret,

@@ -150,8 +150,9 @@ struct Lower<'r> {
     loops: Vec<(u16, Vec<usize>)>,
     /// `prefer` scores to place after the unit's code: where to write their entry.
     scores: Vec<(&'r Node, usize, usize, u16)>,
-    /// Values of prompts to place after the unit's code, like scores (`prompt.rs`).
-    prompts: Vec<(&'r Node, usize, usize, u16)>,
+    /// Values of prompts (`false`) and notes (`true`) to place after the unit's code,
+    /// like scores (`prompt.rs`).
+    prompts: Vec<(&'r Node, usize, bool, usize, u16)>,
 }
 
 impl<'r> Lower<'r> {

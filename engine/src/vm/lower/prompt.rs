@@ -8,11 +8,13 @@ use crate::ir::PromptSeg;
 use crate::vm::code::{Ins, PromptCode};
 
 impl<'r> Lower<'r> {
-    /// The prompt of decision `site`, its values' code to be placed after the unit's.
+    /// The prompt (`note`: the note on each option) of decision `site`, its values' code
+    /// to be placed after the unit's.
     pub(super) fn prompt_site(
         &mut self,
         prompt: Option<&'r [PromptSeg]>,
         site: usize,
+        note: bool,
     ) -> Box<[PromptCode]> {
         let Some(segs) = prompt else {
             return Box::new([]);
@@ -22,7 +24,7 @@ impl<'r> Lower<'r> {
             .map(|(i, s)| match s {
                 PromptSeg::Text(t) => PromptCode::Text(t.clone()),
                 PromptSeg::Value(n) => {
-                    self.prompts.push((n, site, i, self.next_hidden));
+                    self.prompts.push((n, site, note, i, self.next_hidden));
                     PromptCode::Value(0)
                 }
             })
@@ -31,7 +33,7 @@ impl<'r> Lower<'r> {
 
     /// Places the code of the prompt values met in the unit just lowered.
     pub(super) fn prompt_values(&mut self) {
-        while let Some((n, site, idx, live)) = self.prompts.pop() {
+        while let Some((n, site, note, idx, live)) = self.prompts.pop() {
             let at = self.here();
             self.loops.clear();
             // As a score: the hidden locals in use at the `choose` stay as they are.
@@ -40,7 +42,13 @@ impl<'r> Lower<'r> {
             self.expr(n);
             self.in_score = false;
             self.emit(Ins::EndScore);
-            if let Some(PromptCode::Value(e)) = self.p.decisions[site].prompt.get_mut(idx) {
+            let d = &mut self.p.decisions[site];
+            let codes = if note {
+                d.note.as_mut().map(|(_, c)| c)
+            } else {
+                Some(&mut d.prompt)
+            };
+            if let Some(PromptCode::Value(e)) = codes.and_then(|c| c.get_mut(idx)) {
                 *e = at;
             }
         }
