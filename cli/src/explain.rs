@@ -1,6 +1,10 @@
 //! `fuba explain LOG`: how every roll and computed value of a logged match came about:
 //! each modifier list row by row (whether its condition held, what it added, the total),
 //! the table entry chosen, the triggers that fired, each with its rule and section.
+//! Each modifier list is labelled with the candidate it was computed for, found by
+//! replaying the match (`candidates.rs`).
+
+mod candidates;
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -12,6 +16,7 @@ use fuba_engine::replay::read_log;
 use serde_json::{Value as J, json};
 
 use crate::{CliError, CliResult, Format};
+use candidates::Candidates;
 
 /// `fuba explain`.
 #[derive(Args, Debug)]
@@ -29,6 +34,11 @@ pub struct ExplainArgs {
     /// With --turn: only this half.
     #[arg(long, value_name = "H", requires = "turn")]
     half: Option<u32>,
+    /// The ruleset to replay the log under, to label each modifier list with the candidate
+    /// it was computed for: a built-in edition name or the path of a ruleset file.
+    /// Default: the edition named in the log's header.
+    #[arg(long, short, value_name = "EDITION|PATH")]
+    rules: Option<String>,
     /// `table`: readable text; `json`: the same as data.
     #[arg(long, short, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -82,7 +92,7 @@ fn triggers_before(events: &[Event], i: usize) -> Vec<&Event> {
     out
 }
 
-fn text_of(events: &[Event], i: usize, out: &mut String) {
+fn text_of(events: &[Event], i: usize, cands: &Candidates, out: &mut String) {
     let e = &events[i];
     let head = format!("#{:<5} {:<7}", e.seq, time_text(e));
     match &e.kind {
@@ -108,7 +118,8 @@ fn text_of(events: &[Event], i: usize, out: &mut String) {
         }
         EventKind::Modifiers { name, rows, total } => {
             out.push_str(&format!(
-                "{head} modifiers \"{name}\": total {total:+}   [{}]\n",
+                "{head} modifiers \"{name}\"{}: total {total:+}   [{}]\n",
+                candidates::label(cands.by_seq.get(&e.seq)),
                 rule_text(e)
             ));
             let w = rows
@@ -193,12 +204,19 @@ fn text_of(events: &[Event], i: usize, out: &mut String) {
     }
 }
 
-fn json_of(events: &[Event], i: usize) -> J {
+fn json_of(events: &[Event], i: usize, cands: &Candidates) -> J {
     let e = &events[i];
     let mut j = serde_json::to_value(e).unwrap_or(J::Null);
     if let EventKind::Modifiers { rows, .. } = &e.kind {
         let sum: i64 = rows.iter().filter(|r| r.applied).map(|r| r.value).sum();
         j["rows_sum"] = J::from(sum);
+        if let Some(args) = cands.by_seq.get(&e.seq) {
+            j["candidate"] = args
+                .iter()
+                .map(|(n, v)| (n.clone(), J::from(v.as_str())))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+        }
         j["hook_effects"] = J::Array(
             triggers_before(events, i)
                 .into_iter()
@@ -261,6 +279,7 @@ pub fn run(a: ExplainArgs) -> CliResult {
             .filter(|&k| explains(&events[k]))
             .collect(),
     };
+    let cands = candidates::find(a.rules.as_deref(), &header, &events);
     let mut out = BufWriter::new(io::stdout().lock());
     match a.format {
         Format::Table => {
@@ -272,6 +291,9 @@ pub fn run(a: ExplainArgs) -> CliResult {
                 header.away,
                 events.len()
             );
+            if let Some(n) = &cands.note {
+                s.push_str(&format!("note: {n}\n"));
+            }
             let mut last: Option<(u32, u32, &str)> = None;
             for &i in &picked {
                 let e = &events[i];
@@ -285,14 +307,19 @@ pub fn run(a: ExplainArgs) -> CliResult {
                     s.push_str(&format!("\nhalf {}, {turn}, stage {}\n", e.half, e.stage));
                     last = Some(here);
                 }
-                text_of(&events, i, &mut s);
+                text_of(&events, i, &cands, &mut s);
             }
             out.write_all(s.as_bytes())?;
         }
         Format::Json => {
-            let v: Vec<J> = picked.iter().map(|&i| json_of(&events, i)).collect();
-            let s = serde_json::to_string_pretty(&json!({"header": header, "events": v}))
-                .map_err(io::Error::other)?;
+            let v: Vec<J> = picked
+                .iter()
+                .map(|&i| json_of(&events, i, &cands))
+                .collect();
+            let s = serde_json::to_string_pretty(
+                &json!({"header": header, "note": cands.note, "events": v}),
+            )
+            .map_err(io::Error::other)?;
             writeln!(out, "{s}")?;
         }
     }

@@ -1,7 +1,10 @@
 //! A human at the terminal deciding for one team.
 //!
 //! For each decision it shows (on stderr, or any writer) the board drawn as a pitch —
-//! again only when it changed — and the numbered options, then reads a number (or an
+//! again only when it changed — what is being decided, in the rules' words (the
+//! decision's `prompt`, when its rule gives one), and the numbered options (each with its
+//! `note`, when the rule gives one), then reads a
+//! number (or an
 //! option's label) from stdin. Several answers separated by commas answer this decision
 //! and the next ones of the same kind (a whole setup on one line); `auto` lets the
 //! rules' own preferences (the heuristic player) answer this decision and the next ones
@@ -96,6 +99,10 @@ impl HumanAgent {
             capitalised(team_name(d.team)),
             d.kind
         )?;
+        // What is being decided, in the rules' words (`choose ... prompt "..."`).
+        if !d.prompt.is_empty() {
+            writeln!(out, "  {}", d.prompt)?;
+        }
         // The rules' own rating of each option (their `prefer` score), when they give one.
         let rated = d.hints.len() == d.options.len() && d.hints.iter().any(|h| *h != d.hints[0]);
         let best = d.hints.iter().max().copied().unwrap_or(0);
@@ -107,7 +114,12 @@ impl HumanAgent {
                 }
                 _ => String::new(),
             };
-            writeln!(out, "  {:>2}. {}{rating}", i + 1, o.label(rs))?;
+            // What the rules say about the option (its `note`), when they say something.
+            let note = match d.notes.get(i) {
+                Some(n) if !n.is_empty() => format!(" — {n}"),
+                _ => String::new(),
+            };
+            writeln!(out, "  {:>2}. {}{note}{rating}", i + 1, o.label(rs))?;
         }
         Ok(())
     }
@@ -237,6 +249,11 @@ impl Agent for HumanAgent {
 
     /// The rules' preferences, for `auto`.
     fn wants_hints(&self) -> bool {
+        true
+    }
+
+    /// The rules' words for what is being decided.
+    fn wants_prompt(&self) -> bool {
         true
     }
 

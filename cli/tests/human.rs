@@ -73,3 +73,52 @@ fn a_mistyped_answer_is_taken_back_before_any_die_is_rolled() {
         "{shown}"
     );
 }
+
+/// The first decision block (the "to choose" line, the prompt and the options) of `kind`.
+fn block<'a>(shown: &'a str, kind: &str) -> Vec<&'a str> {
+    let head = format!("Home to choose: {kind}");
+    shown
+        .lines()
+        .skip_while(|l| *l != head)
+        .take_while(|l| !l.starts_with("choice ["))
+        .collect()
+}
+
+#[test]
+fn the_prompt_says_what_is_being_decided() {
+    // The original edition: the setup and the target area, in the rules' words
+    // (`choose ... prompt "..."`), with their values filled in.
+    let shown = play(&"1\n".repeat(60));
+    let mut out = block(&shown, "setup");
+    out.push("");
+    out.extend(block(&shown, "target area"));
+    assert!(
+        out.contains(&"  Home: set up for the kick-off: place a player — 8 left to place"),
+        "{shown}"
+    );
+    insta::assert_snapshot!("prompt_original", out.join("\n"));
+    // 2024: the action of the action stage, and the setup counting down.
+    let o = fuba_with_stdin(
+        &["play", "--rules", "2024", "--seed", "1", "--home", "human"],
+        "1\n".repeat(60).as_bytes(),
+    );
+    let shown = stderr(&o);
+    let prompts: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.starts_with("  Home: "))
+        .take(14)
+        .collect();
+    insta::assert_snapshot!("prompt_2024", prompts.join("\n"));
+    // Each target with its note: its pass modifiers and the ball value they give.
+    let target = block(&shown, "target area");
+    assert!(
+        target.iter().any(|l| l.contains(" — pass modifiers ")),
+        "{shown}"
+    );
+    insta::assert_snapshot!("prompt_2024_target_area", target.join("\n"));
+    // Every prompt of the match could be worked out.
+    assert!(
+        !shown.contains("(the prompt could not be worked out"),
+        "{shown}"
+    );
+}

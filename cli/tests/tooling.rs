@@ -283,6 +283,88 @@ fn explain_shows_every_modifier_row_table_entry_and_trigger() {
 }
 
 #[test]
+fn explain_labels_each_modifier_list_with_its_candidate() {
+    // 2024: the pass modifiers of every target are worked out before the choice; each
+    // list says which start and target area it was for.
+    let o = fuba(&[
+        "explain",
+        "tests/golden/2024-seed-1.jsonl",
+        "--turn",
+        "3",
+        "--half",
+        "1",
+    ]);
+    let out = ok(&o);
+    assert!(
+        out.contains("modifiers \"pass\" for s = S_WEST_WING, t = S_BOX, kick = false: total -2"),
+        "{out}"
+    );
+    assert!(!out.contains("note:"), "{out}");
+    insta::assert_snapshot!("explain_2024_turn_3_labels", out);
+    // The original edition: the control check's lists, labelled too.
+    let out = ok(&fuba(&[
+        "explain",
+        "tests/golden/original-seed-1.jsonl",
+        "--turn",
+        "3",
+        "--half",
+        "1",
+    ]));
+    insta::assert_snapshot!("explain_original_turn_3_labels", out);
+    // As data: the candidate of each list, by parameter.
+    let j = json(&fuba(&[
+        "explain",
+        "tests/golden/2024-seed-1.jsonl",
+        "--event",
+        "196",
+        "--format",
+        "json",
+    ]));
+    let list = j["events"]
+        .as_array()
+        .and_then(|v| v.iter().find(|e| e["event"] == "modifiers"))
+        .expect("a modifier list");
+    assert_eq!(
+        list["candidate"],
+        serde_json::json!({"s": "S_WEST_WING", "t": "S_BOX", "kick": "false"})
+    );
+    assert_eq!(j["note"], serde_json::Value::Null);
+}
+
+#[test]
+fn explain_without_a_loadable_ruleset_shows_the_lists_unlabelled_with_a_note() {
+    let log =
+        std::fs::read_to_string(common::workspace().join("tests/golden/original-seed-1.jsonl"))
+            .expect("the golden log");
+    let log = log.replacen("\"ruleset\":\"original\"", "\"ruleset\":\"lost-house\"", 1);
+    let o = common::fuba_with_stdin(&["explain", "-", "--event", "120"], log.as_bytes());
+    let out = ok(&o);
+    let notes: Vec<&str> = out.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    assert!(
+        notes[0].contains("not labelled with their candidates: the log's ruleset `lost-house` is not a built-in edition"),
+        "{out}"
+    );
+    assert!(
+        out.contains("modifiers \"control check\": total +4"),
+        "{out}"
+    );
+    // Replayed under rules that play the match otherwise: labels up to the difference.
+    let o = fuba(&[
+        "explain",
+        "tests/golden/original-seed-1.jsonl",
+        "--rules",
+        "rulesets/examples/gentle-long-pass.toml",
+    ]);
+    let out = ok(&o);
+    assert!(
+        out.contains("are not labelled with their candidates: replayed under `rulesets/examples/gentle-long-pass.toml`, the match differs from the log there"),
+        "{out}"
+    );
+    assert!(out.contains("modifiers \"control check\" for "), "{out}");
+}
+
+#[test]
 fn diff_summary_lists_names_per_section_without_code() {
     let o = fuba(&["rules", "diff", "original", "2015", "--summary"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -55,6 +55,14 @@ pub struct Decision<'a> {
     /// The ruleset's `prefer` score of each option (empty unless the agent asked for
     /// them and the rule gives them).
     pub hints: &'a [i64],
+    /// What is being decided, in the rule's words with its values filled in (`choose ...
+    /// prompt "..."`): empty unless the agent asked for it ([`Agent::wants_prompt`]) and
+    /// the rule gives one. Never logged.
+    pub prompt: &'a str,
+    /// What the rule says about each option (`note x => "..."`), in the order of the
+    /// options: empty unless the agent asked for it ([`Agent::wants_prompt`]) and the rule
+    /// gives one. Never logged.
+    pub notes: &'a [String],
 }
 
 /// What an agent may look at.
@@ -77,6 +85,12 @@ pub trait Agent {
     fn name(&self) -> String;
     /// Whether the agent uses the rules' `prefer` scores (computing them costs time).
     fn wants_hints(&self) -> bool {
+        false
+    }
+    /// Whether the agent shows decisions to a person and wants their prompt and the notes
+    /// on their options ([`Decision::prompt`], [`Decision::notes`]; working them out costs
+    /// time).
+    fn wants_prompt(&self) -> bool {
         false
     }
     /// Whether the agent searches and so needs [`View::search`] (keeping it costs time).

@@ -19,6 +19,7 @@ use crate::ruleset::Ruleset;
 use crate::ruleset::diag::Diagnostic;
 use crate::value::{Ty, Value};
 
+mod prompt;
 mod removed;
 
 /// What a name in scope refers to.
@@ -564,15 +565,18 @@ impl<'r> Compiler<'r> {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             } => {
                 let k = self.rs.intern(&kind.value);
                 let (b, bt) = self.expr(by)?;
                 self.expect(&bt, Ty::Team, by.span, "the team after `by`")?;
+                let prompt = self.prompt(prompt.as_deref())?;
                 match options {
                     ast::ChooseOptions::From {
                         options,
                         skip,
+                        note,
                         prefer,
                     } => {
                         let (o, ot) = self.expr(options)?;
@@ -600,6 +604,7 @@ impl<'r> Compiler<'r> {
                             }
                             None => None,
                         };
+                        let note = self.note(note.as_deref(), ty)?;
                         let ty = if skip.is_some() { Ty::Any } else { ty };
                         (
                             self.node(
@@ -610,6 +615,8 @@ impl<'r> Compiler<'r> {
                                     options: Box::new(o),
                                     skip,
                                     prefer,
+                                    prompt,
+                                    note,
                                 },
                                 sp,
                             ),
@@ -672,6 +679,7 @@ impl<'r> Compiler<'r> {
                                     by: Box::new(b),
                                     secret: *secret,
                                     arms: out.into_boxed_slice(),
+                                    prompt,
                                 },
                                 sp,
                             ),

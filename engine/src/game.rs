@@ -217,10 +217,31 @@ impl<'a> Game<'a> {
         } else {
             Vec::new()
         };
+        // A prompt that cannot be worked out is shown as the error, the match unaffected.
+        let (prompt, notes) = if self.agents[team].wants_prompt() {
+            let prompt = match self.m.prompt() {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => format!("(the prompt could not be worked out: {e})"),
+                None => String::new(),
+            };
+            let notes = match self.m.option_notes() {
+                Some(Ok(n)) => n,
+                Some(Err(e)) => vec![format!("(the note could not be worked out: {e})")],
+                None => Vec::new(),
+            };
+            (prompt, notes)
+        } else {
+            (String::new(), Vec::new())
+        };
         let Some(d) = self.m.decision() else {
             return Ok(());
         };
-        let d = Decision { hints: &hints, ..d };
+        let d = Decision {
+            hints: &hints,
+            prompt: &prompt,
+            notes: &notes,
+            ..d
+        };
         let (deciding, secret) = (d.team, d.secret);
         let search = self.agents[team].wants_worlds().then(|| SearchView {
             worlds: match &self.worlds[team] {

@@ -147,6 +147,16 @@ pub enum Pat {
     Value(Value),
 }
 
+/// One part of a decision's prompt (`choose ... prompt "text {value}"`): text, or a value
+/// worked out when a driver asks for the prompt ([`crate::vm::Match::prompt`]).
+#[derive(Clone, Debug)]
+pub enum PromptSeg {
+    /// Text as written.
+    Text(Box<str>),
+    /// A value in scope where the choice is made.
+    Value(Node),
+}
+
 /// One labelled option of a choice.
 #[derive(Debug, Clone)]
 pub struct Arm {
@@ -229,6 +239,11 @@ pub enum NodeKind {
         skip: Option<Sym>,
         /// A bot's score for each option: the slot the option is bound to, the score.
         prefer: Option<(u16, Box<Node>)>,
+        /// What a human player is told is being decided (never logged).
+        prompt: Option<Box<[PromptSeg]>>,
+        /// What a human player is told about each option: the slot the option is bound
+        /// to, the text (never logged).
+        note: Option<(u16, Box<[PromptSeg]>)>,
     },
     /// `choose { arms }`.
     ChooseArms {
@@ -240,6 +255,8 @@ pub enum NodeKind {
         secret: bool,
         /// The options.
         arms: Box<[Arm]>,
+        /// What a human player is told is being decided (never logged).
+        prompt: Option<Box<[PromptSeg]>>,
     },
     /// A roll.
     Roll {
@@ -308,6 +325,13 @@ impl Search<'_> {
         ns.iter().any(|n| self.in_node(n))
     }
 
+    fn in_prompt(&mut self, p: Option<&[PromptSeg]>) -> bool {
+        p.unwrap_or_default().iter().any(|s| match s {
+            PromptSeg::Value(n) => self.in_node(n),
+            PromptSeg::Text(_) => false,
+        })
+    }
+
     /// Whether the node is, or holds, what is sought.
     pub fn in_node(&mut self, n: &Node) -> bool {
         if (self.node)(n) {
@@ -342,14 +366,21 @@ impl Search<'_> {
                 by,
                 options,
                 prefer,
+                prompt,
+                note,
                 ..
             } => {
                 self.in_node(by)
                     || self.in_node(options)
                     || prefer.as_ref().is_some_and(|(_, p)| self.in_node(p))
+                    || self.in_prompt(prompt.as_deref())
+                    || self.in_prompt(note.as_ref().map(|(_, n)| &n[..]))
             }
-            NodeKind::ChooseArms { by, arms, .. } => {
-                self.in_node(by)
+            NodeKind::ChooseArms {
+                by, arms, prompt, ..
+            } => {
+                self.in_prompt(prompt.as_deref())
+                    || self.in_node(by)
                     || arms.iter().any(|a| {
                         a.guard.as_ref().is_some_and(|g| self.in_node(g))
                             || a.prefer.as_ref().is_some_and(|p| self.in_node(p))

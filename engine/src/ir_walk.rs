@@ -2,7 +2,7 @@
 //! to one callback. The lints use it; an analysis that needs to see every call, roll or
 //! emit of a rule walks the code this way instead of writing its own recursion.
 
-use crate::ir::{Block, Code, Node, NodeKind, Stmt};
+use crate::ir::{Block, Code, Node, NodeKind, PromptSeg, Stmt};
 
 /// Something met while walking code.
 pub(crate) enum Item<'a> {
@@ -38,6 +38,15 @@ fn walk_block<'a>(b: &'a Block, f: &mut dyn FnMut(Item<'a>)) {
                 }
             }
             Stmt::Break => {}
+        }
+    }
+}
+
+/// The values of a decision's prompt.
+fn walk_prompt<'a>(p: Option<&'a [PromptSeg]>, f: &mut dyn FnMut(Item<'a>)) {
+    for s in p.unwrap_or_default() {
+        if let PromptSeg::Value(n) = s {
+            walk_node(n, f);
         }
     }
 }
@@ -85,15 +94,22 @@ fn walk_node<'a>(n: &'a Node, f: &mut dyn FnMut(Item<'a>)) {
             by,
             options,
             prefer,
+            prompt,
+            note,
             ..
         } => {
+            walk_prompt(prompt.as_deref(), f);
+            walk_prompt(note.as_ref().map(|(_, n)| &n[..]), f);
             walk_node(by, f);
             walk_node(options, f);
             if let Some((_, p)) = prefer {
                 walk_node(p, f);
             }
         }
-        NodeKind::ChooseArms { by, arms, .. } => {
+        NodeKind::ChooseArms {
+            by, arms, prompt, ..
+        } => {
+            walk_prompt(prompt.as_deref(), f);
             walk_node(by, f);
             for a in arms.iter() {
                 if let Some(g) = &a.guard {

@@ -10,6 +10,7 @@ use crate::dice::SeededDice;
 use crate::game::Game;
 use crate::log::{Event, EventKind, LogHeader};
 use crate::ruleset::Ruleset;
+use crate::vm::notes::ModifierArgs;
 
 /// Writes a log in JSON Lines, the format [`read_log`] reads: the header line, then one
 /// event per line.
@@ -204,6 +205,27 @@ pub fn scripts(events: &[Event]) -> [Vec<String>; 2] {
 
 /// Replays a recorded match under `rs` and compares the events.
 pub fn replay(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> ReplayReport {
+    replay_with(rs, header, events, false).0
+}
+
+/// Replays a recorded match like [`replay`], keeping the arguments of the code unit of
+/// every modifier list it computes ([`crate::vm::notes`]): what `fuba explain` labels the
+/// lists with. Only the notes of events before the first difference (the report's
+/// verdict) describe the recorded events.
+pub fn replay_noting(
+    rs: &Ruleset,
+    header: &LogHeader,
+    events: &[Event],
+) -> (ReplayReport, Vec<ModifierArgs>) {
+    replay_with(rs, header, events, true)
+}
+
+fn replay_with(
+    rs: &Ruleset,
+    header: &LogHeader,
+    events: &[Event],
+    notes: bool,
+) -> (ReplayReport, Vec<ModifierArgs>) {
     let [home, away] = scripts(events);
     let mut m = Game::new(
         rs,
@@ -213,7 +235,11 @@ pub fn replay(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> ReplayRepor
         Box::new(ScriptedAgent::new(away)),
     )
     .with_log();
+    if notes {
+        m.m.keep_modifier_args();
+    }
     let result = m.play();
+    let noted = m.m.modifier_args().to_vec();
     let produced = m.events();
     let (score, stopped) = match &result {
         Ok(o) => (Some(o.score), None),
@@ -249,7 +275,7 @@ pub fn replay(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> ReplayRepor
             message,
         }))
     };
-    ReplayReport {
+    let report = ReplayReport {
         verdict,
         recorded: events.len(),
         produced: produced.len(),
@@ -264,7 +290,8 @@ pub fn replay(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> ReplayRepor
             ruleset: rs.name.clone(),
             rulebook: rs.source.clone(),
         },
-    }
+    };
+    (report, noted)
 }
 
 #[cfg(test)]
@@ -324,6 +351,25 @@ mod tests {
             assert!(!r.rules_changed);
             assert!(r.stopped.is_none());
         }
+    }
+
+    #[test]
+    fn noting_modifier_args_changes_nothing_and_names_every_list() {
+        let rs = original();
+        let (header, events) = read_log(&record(&rs, 9)).expect("the log reads");
+        let (r, notes) = replay_noting(&rs, &header, &events);
+        assert!(r.identical(), "notes change no event");
+        let lists: Vec<u32> = events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Modifiers { .. }))
+            .map(|e| e.seq)
+            .collect();
+        assert!(!lists.is_empty());
+        assert_eq!(notes.iter().map(|n| n.seq).collect::<Vec<_>>(), lists);
+        for n in &notes {
+            assert_eq!(n.rule, events[n.seq as usize].rule, "{n:?}");
+        }
+        assert!(replay_with(&rs, &header, &events, false).1.is_empty());
     }
 
     #[test]

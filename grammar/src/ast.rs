@@ -324,6 +324,25 @@ pub struct ChooseArm {
     pub each: Option<Each>,
 }
 
+/// A decision's prompt, `prompt "place your {role}: {left} of {total} left"`: text and
+/// values, shown to a human player when the decision is asked (never logged).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    /// The text and the values, in order.
+    pub parts: Vec<PromptPart>,
+    /// Where it was written, quotes included.
+    pub span: Span,
+}
+
+/// One part of a [`Prompt`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PromptPart {
+    /// Text as written (escapes resolved: `{{` is `{`, `\"` is `"`).
+    Text(String),
+    /// `{expr}`: a value in scope where the choice is made.
+    Value(Box<Expr>),
+}
+
 /// What a choice picks from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChooseOptions {
@@ -333,6 +352,9 @@ pub enum ChooseOptions {
         options: Box<Expr>,
         /// The label of an extra option that gives `none`.
         skip: Option<StrLit>,
+        /// What a human player is told about each option: `note x => "text {value}"`
+        /// (never logged).
+        note: Option<Box<(Ident, Prompt)>>,
         /// How much a bot likes each option: `prefer x => score`.
         prefer: Option<(Ident, Box<Expr>)>,
     },
@@ -427,6 +449,8 @@ pub enum ExprKind {
         by: Box<Expr>,
         /// Hidden from the other team until revealed.
         secret: bool,
+        /// What a human player is told is being decided (`prompt "..."`); never logged.
+        prompt: Option<Box<Prompt>>,
         /// The options.
         options: ChooseOptions,
     },

@@ -15,6 +15,10 @@ use crate::ast::*;
 use crate::error::{Nesting, ParseError};
 use crate::limits::{MAX_CODE_BYTES, MAX_NESTING, MAX_TREE_DEPTH};
 
+mod prompt;
+
+pub(crate) use prompt::escape as escape_prompt;
+
 #[derive(pest_derive::Parser)]
 #[grammar = "effect.pest"]
 struct EffectParser;
@@ -517,6 +521,13 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::neg_int => "an integer",
         Rule::choose_expr => "`choose`",
         Rule::secret_kw => "`secret`",
+        Rule::choose_prompt => "`prompt \"text {value}\"`",
+        Rule::prompt_kw => "`prompt`",
+        Rule::choose_note => "`note x => \"text {value}\"`",
+        Rule::note_kw => "`note`",
+        Rule::prompt_text => "a prompt `\"text {value}\"`",
+        Rule::prompt_lit => "prompt text",
+        Rule::prompt_hole => "a value `{expr}`",
         Rule::choose_from => "`from`",
         Rule::choose_arms => "options `{ \"label\" => value }`",
         Rule::choose_arm => "an option `\"label\" => value`",
@@ -976,6 +987,10 @@ impl Builder {
         if secret {
             it.next();
         }
+        let prompt = match it.peek().map(|q| q.as_rule()) {
+            Some(Rule::choose_prompt) => Some(self.prompt(it.next().ok_or_else(internal)?)?),
+            _ => None,
+        };
         let opts = it.next().ok_or_else(internal)?;
         let options = match opts.as_rule() {
             Rule::choose_from => {
@@ -983,8 +998,11 @@ impl Builder {
                 let options = Box::new(self.expr(oi.next().ok_or_else(internal)?)?);
                 let mut skip = None;
                 let mut prefer = None;
+                let mut note = None;
                 for q in oi {
-                    if q.as_rule() == Rule::choose_prefer {
+                    if q.as_rule() == Rule::choose_note {
+                        note = Some(self.note(q)?);
+                    } else if q.as_rule() == Rule::choose_prefer {
                         let mut pi = q.into_inner();
                         let var = ident(pi.next().ok_or_else(internal)?);
                         let score = self.expr(pi.next().ok_or_else(internal)?)?;
@@ -996,6 +1014,7 @@ impl Builder {
                 ChooseOptions::From {
                     options,
                     skip,
+                    note,
                     prefer,
                 }
             }
@@ -1040,6 +1059,7 @@ impl Builder {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             },
             span,

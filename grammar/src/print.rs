@@ -186,6 +186,29 @@ impl Printer {
     }
 
     /// Prints `e`, in parentheses when it binds looser than `min`.
+    /// A prompt's or note's text, quoted: `"text {value}"`.
+    fn prompt_text(&mut self, p: &crate::ast::Prompt) {
+        self.out.push('"');
+        for part in &p.parts {
+            match part {
+                crate::ast::PromptPart::Text(t) => {
+                    self.out.push_str(&crate::parser::escape_prompt(t));
+                }
+                crate::ast::PromptPart::Value(v) => {
+                    self.out.push('{');
+                    let at = self.out.len();
+                    self.expr(v, 0);
+                    // `{{` would be a brace: a block value is set apart.
+                    if self.out[at..].starts_with('{') {
+                        self.out.insert(at, ' ');
+                    }
+                    self.out.push('}');
+                }
+            }
+        }
+        self.out.push('"');
+    }
+
     fn expr(&mut self, e: &Expr, min: u8) {
         let wrap = prec(e) < min;
         if wrap {
@@ -306,6 +329,7 @@ impl Printer {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             } => {
                 self.out.push_str("choose ");
@@ -315,10 +339,15 @@ impl Printer {
                 if *secret {
                     self.out.push_str(" secret");
                 }
+                if let Some(p) = prompt {
+                    self.out.push_str(" prompt ");
+                    self.prompt_text(p);
+                }
                 match options {
                     ChooseOptions::From {
                         options,
                         skip,
+                        note,
                         prefer,
                     } => {
                         self.out.push_str(" from ");
@@ -326,6 +355,12 @@ impl Printer {
                         if let Some(s) = skip {
                             self.out.push_str(" skip ");
                             self.out.push_str(&quote(&s.value));
+                        }
+                        if let Some((var, text)) = note.as_deref() {
+                            self.out.push_str(" note ");
+                            self.out.push_str(&var.name);
+                            self.out.push_str(" => ");
+                            self.prompt_text(text);
                         }
                         if let Some((var, score)) = prefer {
                             self.out.push_str(" prefer ");

@@ -287,20 +287,43 @@ fn expr() -> BoxedStrategy<Expr> {
                     any::<bool>(),
                     x.clone(),
                     prop::option::of(str_lit()),
-                    prop::option::of((ident(), x.clone()))
+                    prop::option::of((ident(), x.clone())),
+                    prop::option::of((string(), x.clone(), string())),
+                    prop::option::of((ident(), string()))
                 )
-                    .prop_map(|(kind, by, secret, options, skip, prefer)| e(
-                        ExprKind::Choose {
-                            kind,
-                            by: bx(by),
-                            secret,
-                            options: ChooseOptions::From {
-                                options: bx(options),
-                                skip,
-                                prefer: prefer.map(|(v, p)| (v, bx(p)))
+                    .prop_map(
+                        |(kind, by, secret, options, skip, prefer, prompt, note)| e(
+                            ExprKind::Choose {
+                                kind,
+                                by: bx(by),
+                                secret,
+                                prompt: prompt.map(|(a, v, b)| {
+                                    let mut parts = Vec::new();
+                                    if !a.is_empty() {
+                                        parts.push(PromptPart::Text(a));
+                                    }
+                                    parts.push(PromptPart::Value(Box::new(v)));
+                                    if !b.is_empty() {
+                                        parts.push(PromptPart::Text(b));
+                                    }
+                                    Box::new(Prompt { parts, span: sp() })
+                                }),
+                                options: ChooseOptions::From {
+                                    options: bx(options),
+                                    skip,
+                                    note: note.map(|(v, t)| {
+                                        let parts = if t.is_empty() {
+                                            Vec::new()
+                                        } else {
+                                            vec![PromptPart::Text(t)]
+                                        };
+                                        Box::new((v, Prompt { parts, span: sp() }))
+                                    }),
+                                    prefer: prefer.map(|(v, p)| (v, bx(p)))
+                                }
                             }
-                        }
-                    )),
+                        )
+                    ),
                 (
                     str_lit(),
                     x.clone(),
@@ -319,6 +342,7 @@ fn expr() -> BoxedStrategy<Expr> {
                         kind,
                         by: bx(by),
                         secret,
+                        prompt: None,
                         options: ChooseOptions::Arms(
                             arms.into_iter()
                                 .map(|(label, guard, prefer, value)| ChooseArm {

@@ -195,6 +195,23 @@ impl Expander<'_> {
         Ok(())
     }
 
+    /// A prompt or note, its values expanded.
+    fn prompt(&mut self, p: &Prompt) -> R<Prompt> {
+        Ok(Prompt {
+            parts: p
+                .parts
+                .iter()
+                .map(|part| {
+                    Ok(match part {
+                        PromptPart::Text(t) => PromptPart::Text(t.clone()),
+                        PromptPart::Value(v) => PromptPart::Value(Box::new(self.expr(v)?)),
+                    })
+                })
+                .collect::<R<_>>()?,
+            span: p.span,
+        })
+    }
+
     fn opt(&mut self, e: &Option<Expr>) -> R<Option<Expr>> {
         e.as_ref().map(|e| self.expr(e)).transpose()
     }
@@ -327,19 +344,29 @@ impl Expander<'_> {
                 kind,
                 by,
                 secret,
+                prompt,
                 options,
             } => ExprKind::Choose {
                 kind: kind.clone(),
                 by: self.boxed(by)?,
                 secret: *secret,
+                prompt: match prompt {
+                    Some(p) => Some(Box::new(self.prompt(p)?)),
+                    None => None,
+                },
                 options: match options {
                     ChooseOptions::From {
                         options,
                         skip,
+                        note,
                         prefer,
                     } => ChooseOptions::From {
                         options: self.boxed(options)?,
                         skip: skip.clone(),
+                        note: match note {
+                            Some(n) => Some(Box::new((n.0.clone(), self.prompt(&n.1)?))),
+                            None => None,
+                        },
                         prefer: match prefer {
                             Some((v, p)) => Some((v.clone(), self.boxed(p)?)),
                             None => None,

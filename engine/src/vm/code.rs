@@ -260,6 +260,21 @@ pub struct DecisionSite {
     /// Whether every score has no effect on the match (scored without a copy of the
     /// state).
     pub pure_prefer: bool,
+    /// The prompt (`prompt "text {value}"`): empty when the rule gives none.
+    pub prompt: Box<[PromptCode]>,
+    /// `choose ... from`'s note on each option (`note x => "text {value}"`): the slot the
+    /// option is bound to and the text; `None` when the rule gives none.
+    pub note: Option<(u16, Box<[PromptCode]>)>,
+}
+
+/// One part of a decision's prompt, compiled.
+#[derive(Debug, Clone)]
+pub enum PromptCode {
+    /// Text as written.
+    Text(Box<str>),
+    /// A value: the first instruction of its code, run in the frame of the `choose` like a
+    /// `prefer` score and ended by [`Ins::EndScore`].
+    Value(u32),
 }
 
 /// A roll of the rules.

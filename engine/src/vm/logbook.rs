@@ -20,6 +20,8 @@ pub(crate) struct LogBook {
     turn_first: u64,
     /// The bound crossed, once it is: the error the match stops with.
     over: Option<Box<RunError>>,
+    /// The arguments of each modifier list recorded, when asked for (`notes.rs`).
+    pub(super) notes: Option<Vec<super::notes::ModifierArgs>>,
 }
 
 impl Match<'_> {

@@ -416,7 +416,8 @@ impl<'a> Match<'a> {
 
     // ------------------------------------------------------------------ answers
 
-    /// The decision the match waits for (the hints are empty: see [`Match::hints`]).
+    /// The decision the match waits for (the hints and the prompt are empty: see
+    /// [`Match::hints`] and [`Match::prompt`]).
     pub fn decision(&self) -> Option<Decision<'_>> {
         let Wait::Decision { site, team, .. } = self.wait else {
             return None;
@@ -428,6 +429,8 @@ impl<'a> Match<'a> {
             options: &self.opts,
             secret: d.secret,
             hints: &[],
+            prompt: "",
+            notes: &[],
         })
     }
 

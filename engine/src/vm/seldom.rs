@@ -212,11 +212,13 @@ impl Match<'_> {
                 let mark = as_int(&self.stack[base + h as usize + 1]) as usize;
                 if self.logging() {
                     let rows = self.mod_rows.split_off(mark.min(self.mod_rows.len()));
+                    let before = self.recorded_events();
                     self.emit_event(EventKind::Modifiers {
                         name: self.rs.symbol(name).to_string(),
                         rows,
                         total,
                     });
+                    self.note_modifier_args(before);
                 }
                 self.stack.push(Value::Int(total));
             }

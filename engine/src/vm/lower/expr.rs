@@ -220,19 +220,27 @@ impl<'r> Lower<'r> {
                 options,
                 skip,
                 prefer,
+                prompt,
+                note,
             } => {
                 self.expr(by);
                 self.expr(options);
                 self.loc = loc;
                 let site = self.p.decisions.len();
                 let pure_prefer = prefer.as_ref().is_none_or(|(_, s)| self.quiet.node(s));
+                let prompt = self.prompt_site(prompt.as_deref(), site, false);
+                let note = note
+                    .as_ref()
+                    .map(|(slot, n)| (*slot, self.prompt_site(Some(n), site, true)));
                 self.p.decisions.push(DecisionSite {
+                    note,
                     kind: *kind,
                     secret: *secret,
                     skip: *skip,
                     arms: Box::new([]),
                     prefer: Box::new([prefer.as_ref().map(|(slot, _)| (*slot, 0))]),
                     pure_prefer,
+                    prompt,
                 });
                 if let Some((_, score)) = prefer {
                     self.scores.push((score, site, 0, self.next_hidden));
@@ -244,6 +252,7 @@ impl<'r> Lower<'r> {
                 by,
                 secret,
                 arms,
+                prompt,
             } => {
                 self.expr(by);
                 for arm in arms.iter() {
@@ -263,7 +272,10 @@ impl<'r> Lower<'r> {
                 let pure_prefer = arms
                     .iter()
                     .all(|a| a.prefer.as_ref().is_none_or(|p| self.quiet.node(p)));
+                let prompt = self.prompt_site(prompt.as_deref(), site, false);
                 self.p.decisions.push(DecisionSite {
+                    note: None,
+                    prompt,
                     kind: *kind,
                     secret: *secret,
                     skip: None,

@@ -103,6 +103,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         loops: Vec::new(),
         scores: Vec::new(),
         no_direct: !direct,
+        prompts: Vec::new(),
     };
     for (i, pr) in rs.procs.iter().enumerate() {
         let u = l.p.procs[i];
@@ -132,6 +133,7 @@ mod direct;
 mod direct_ops;
 mod expr;
 mod flow;
+mod prompt;
 mod typed;
 mod walk;
 
@@ -160,6 +162,9 @@ struct Lower<'r> {
     /// Set while the stack code of a direct expression is lowered (no direct expression
     /// inside it).
     no_direct: bool,
+    /// Values of prompts (`false`) and notes (`true`) to place after the unit's code,
+    /// like scores (`prompt.rs`).
+    prompts: Vec<(&'r Node, usize, bool, usize, u16)>,
 }
 
 impl<'r> Lower<'r> {
@@ -218,6 +223,7 @@ impl<'r> Lower<'r> {
                 *e = at;
             }
         }
+        self.prompt_values();
         let u = &mut self.p.units[id as usize];
         u.entry = entry;
         u.slots = self.max_slot;

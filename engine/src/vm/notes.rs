@@ -1,0 +1,129 @@
+//! Notes kept beside the log, never in it: for each `modifiers` event, the parameters of the
+//! code unit that computed the list — the candidate it was computed for, when a rule works
+//! out the modifiers of every option before a choice (`pass_modifiers(s, t, kick)` for each
+//! target). `fuba explain` replays a log with notes on to label each list
+//! ([`crate::replay::replay_noting`]); the log itself is the same with notes on or off.
+
+use super::Match;
+use super::code::UnitKind;
+use crate::log::{team_name, value_json};
+use crate::ruleset::Ruleset;
+use crate::value::Value;
+
+/// The arguments of the code unit that computed one modifier list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModifierArgs {
+    /// The `seq` of the `modifiers` event.
+    pub seq: u32,
+    /// The rule that computed it (`procedures.NAME`, `triggers.NAME`, `tables.NAME[KEY]`).
+    pub rule: String,
+    /// Each parameter's name and value, as narration shows values: areas by name, teams
+    /// as `Home`/`Away`, strings in quotes. Empty for a unit without parameters.
+    pub args: Vec<(String, String)>,
+}
+
+/// A value as an argument is shown: areas by name, teams as `Home`/`Away`, strings quoted,
+/// area sets and lists as `[A, B]`.
+pub fn value_text(rs: &Ruleset, v: &Value) -> String {
+    match v {
+        Value::Team(t) => {
+            let n = team_name(*t);
+            let mut c = n.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect())
+                .unwrap_or_default()
+        }
+        Value::Str(s) => format!("\"{}\"", rs.symbol(*s)),
+        Value::None => "none".into(),
+        other => match value_json(rs, other) {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Array(a) => {
+                let items: Vec<String> = a
+                    .iter()
+                    .map(|x| match x {
+                        serde_json::Value::String(s) => s.clone(),
+                        y => y.to_string(),
+                    })
+                    .collect();
+                format!("[{}]", items.join(", "))
+            }
+            j => j.to_string(),
+        },
+    }
+}
+
+impl Match<'_> {
+    /// Keeps, from now on, the arguments of the code unit of every modifier list the log
+    /// records ([`Match::modifier_args`]). Nothing else changes: not the log, not the
+    /// play. Only a logged match records lists.
+    pub fn keep_modifier_args(&mut self) {
+        self.book.notes.get_or_insert_with(Vec::new);
+    }
+
+    /// The arguments noted so far, in the order of the log (empty unless
+    /// [`Match::keep_modifier_args`] was called).
+    pub fn modifier_args(&self) -> &[ModifierArgs] {
+        self.book.notes.as_deref().unwrap_or_default()
+    }
+
+    /// Notes the running frame's parameters for the modifier list just recorded, when
+    /// notes are kept and the event was recorded (`before`: the count before it).
+    pub(super) fn note_modifier_args(&mut self, before: u64) {
+        if self.book.notes.is_none() || self.recorded_events() == before {
+            return;
+        }
+        let Some(f) = self.frames.last().copied() else {
+            return;
+        };
+        let names = self.param_names(f.unit);
+        let base = f.base as usize;
+        let args = names
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                let v = self.stack.get(base + i)?;
+                Some((n.clone(), value_text(self.rs, v)))
+            })
+            .collect();
+        let rule = self
+            .rules
+            .last()
+            .and_then(|u| self.rs.units.get(*u as usize))
+            .map(|u| u.rule.clone())
+            .unwrap_or_default();
+        if let Some(notes) = &mut self.book.notes {
+            notes.push(ModifierArgs {
+                seq: before as u32,
+                rule,
+                args,
+            });
+        }
+    }
+
+    /// The parameter names of a code unit: a procedure's, or the hook's for a trigger.
+    fn param_names(&self, unit: u32) -> Vec<String> {
+        let prog = self.prog;
+        let Some(cu) = prog.units.get(unit as usize) else {
+            return Vec::new();
+        };
+        let params = match cu.kind {
+            UnitKind::Proc(p) => self.rs.procs.get(p as usize).map(|p| &p.params),
+            UnitKind::Rule => prog
+                .triggers
+                .iter()
+                .position(|(when, body)| *body == unit || *when == Some(unit))
+                .and_then(|ti| self.rs.triggers.get(ti))
+                .and_then(|t| self.rs.hooks.get(t.hook as usize))
+                .map(|h| &h.params),
+            UnitKind::Hook => None,
+        };
+        params
+            .map(|ps| {
+                ps.iter()
+                    .take(cu.params as usize)
+                    .map(|(n, _)| n.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
