@@ -623,22 +623,35 @@ impl Match<'_> {
         })
     }
 
-    /// A field piece of `t` in `a`: one that has not moved when there is one.
+    /// A field piece of `t` in `a`: the first that has not moved when there is one, else
+    /// the first (in one pass over the pieces).
     fn field_piece_in(&self, t: Team, a: AreaId, at: u32) -> Result<usize, Halt> {
         let pc = &self.st.pieces[t as usize];
-        (1..pc.at.len())
-            .filter(|i| pc.at[*i] == a)
-            .min_by_key(|i| pc.moved & (1 << i) != 0)
-            .ok_or_else(|| {
-                self.error(
-                    at,
-                    format!(
-                        "no field piece of {} in {}",
-                        team_name(t),
-                        self.rs.board.name(a)
-                    ),
-                )
-            })
+        let mut first = None;
+        for (i, &x) in pc.at.iter().enumerate().skip(1) {
+            if x == a {
+                if pc.moved & (1 << i) == 0 {
+                    return Ok(i);
+                }
+                if first.is_none() {
+                    first = Some(i);
+                }
+            }
+        }
+        first.ok_or_else(|| self.no_piece_in(t, a, at))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_piece_in(&self, t: Team, a: AreaId, at: u32) -> Halt {
+        self.error(
+            at,
+            format!(
+                "no field piece of {} in {}",
+                team_name(t),
+                self.rs.board.name(a)
+            ),
+        )
     }
 
     fn move_field(&mut self, t: Team, from: AreaId, to: AreaId, at: u32) -> Result<(), Halt> {
