@@ -434,29 +434,12 @@ impl Match<'_> {
             }
             Prim::HalfAreas => {
                 let t = self.team_v(&self.stack[base], at)?;
-                let mut s = AreaSet::EMPTY;
-                for a in board
-                    .all()
-                    .iter()
-                    .filter(|a| board.partly_in_half(*a, side(t)))
-                {
-                    s.insert(a);
-                }
-                Value::Areas(s)
+                Value::Areas(board.half_areas(side(t)))
             }
-            Prim::GoalLineAreas | Prim::OwnGoalLine => {
-                let t = if p == Prim::OwnGoalLine {
-                    Some(side(self.team_v(&self.stack[base], at)?))
-                } else {
-                    None
-                };
-                let mut s = AreaSet::EMPTY;
-                for (i, a) in board.areas.iter().enumerate() {
-                    if a.goal_line.is_some() && (t.is_none() || a.goal_line == t) {
-                        s.insert(i as AreaId);
-                    }
-                }
-                Value::Areas(s)
+            Prim::GoalLineAreas => Value::Areas(board.goal_line_areas(None)),
+            Prim::OwnGoalLine => {
+                let t = self.team_v(&self.stack[base], at)?;
+                Value::Areas(board.goal_line_areas(Some(side(t))))
             }
             Prim::Mark => {
                 let name = self.stack[base].clone();
