@@ -68,23 +68,32 @@ impl Match<'_> {
         }
     }
 
-    /// Runs a primitive: pops its arguments, pushes its value.
+    /// Runs a primitive: pops its arguments, pushes its value (written over the first
+    /// argument's slot).
     pub(crate) fn prim(&mut self, p: Prim, at: u32) -> Result<(), Halt> {
+        let base = self.stack.len() - p.arity();
         if let Some(v) = self.light_prim(p) {
-            let base = self.stack.len() - p.params().len();
-            self.stack.truncate(base);
-            self.stack.push(v);
+            self.put_value(base, v);
             return Ok(());
         }
-        let base = self.stack.len() - p.params().len();
         let v = self.prim_value(p, base, at)?;
-        self.stack.truncate(base);
         if p.has_effect() {
             // After the change (arguments may have used the state before it).
             self.touch();
         }
-        self.stack.push(v);
+        self.put_value(base, v);
         Ok(())
+    }
+
+    /// A primitive's value in place of its arguments, from `base`.
+    #[inline(always)]
+    fn put_value(&mut self, base: usize, v: Value) {
+        if base < self.stack.len() {
+            self.stack.truncate(base + 1);
+            self.stack[base] = v;
+        } else {
+            self.stack.push(v);
+        }
     }
 
     #[inline(never)]
