@@ -14,7 +14,7 @@ use crate::log::{Event, EventKind, ModRowLog};
 use crate::memo::{Memo, Pending};
 use crate::ruleset::Ruleset;
 use crate::state::{Clock, MatchState};
-use crate::value::{Sym, Team, Value};
+use crate::value::{MoveSet, Sym, Team, Value};
 
 /// One active code unit.
 #[derive(Debug, Clone, Copy)]
@@ -95,6 +95,9 @@ pub struct Match<'a> {
     pub(crate) rules: Vec<u32>,
     pub(crate) ops: u64,
     pub(crate) opts: Vec<Opt>,
+    /// A move set no value holds any more (a set offered, or added to another), filled
+    /// again for the next one instead of allocating ([`Match::new_moves`]).
+    pub(crate) spare: Option<Arc<MoveSet>>,
     pub(crate) wait: Wait,
     /// Off while `prefer` scores are worked out: nothing counted.
     pub(crate) counting: bool,
@@ -165,6 +168,7 @@ impl Match<'_> {
             rules: self.rules.clone(),
             ops: self.ops,
             opts: self.opts.clone(),
+            spare: None,
             wait: self.wait,
             counting: self.counting,
             scoring: self.scoring,
@@ -219,6 +223,7 @@ impl<'a> Match<'a> {
             rules: Vec::with_capacity(32),
             ops: 0,
             opts: Vec::with_capacity(64),
+            spare: None,
             wait: Wait::Run,
             counting: true,
             scoring: false,
@@ -260,6 +265,28 @@ impl<'a> Match<'a> {
     pub fn reset_budget(&mut self) {
         self.counters.ops += self.ops;
         self.ops = 0;
+    }
+
+    /// A move set value: the spare set filled again when there is one, else a new one.
+    #[inline]
+    pub(crate) fn new_moves(&mut self, ms: MoveSet) -> Value {
+        if let Some(mut a) = self.spare.take() {
+            if let Some(m) = Arc::get_mut(&mut a) {
+                *m = ms;
+                return Value::Moves(a);
+            }
+        }
+        Value::Moves(Arc::new(ms))
+    }
+
+    /// Keeps a move set no one else holds as the spare ([`Match::new_moves`]).
+    #[inline]
+    pub(crate) fn recycle(&mut self, v: Value) {
+        if let Value::Moves(mut a) = v {
+            if Arc::get_mut(&mut a).is_some() {
+                self.spare = Some(a);
+            }
+        }
     }
 
     /// Notes that the state may have changed: remembered values are stale.

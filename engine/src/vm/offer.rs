@@ -49,6 +49,8 @@ impl Match<'_> {
         if let Some(s) = d.skip {
             self.opts.push(Opt::Skip(s));
         }
+        // A set offered is most often a primitive's, held by no one now.
+        self.recycle(coll);
         self.offer(site, team, at)
     }
 

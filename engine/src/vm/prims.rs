@@ -2,8 +2,6 @@
 //! dice, the clock and the score (see [`crate::prims`] for their names and types). Each
 //! takes its arguments from the operand stack and leaves its value there.
 
-use std::sync::Arc;
-
 use super::machine::Match;
 use super::{Halt, as_bool};
 use crate::board::{AreaId, AreaSet, Direction};
@@ -288,7 +286,7 @@ impl Match<'_> {
                 if self.st.pieces[t as usize].field_areas(true).has(from) {
                     ms.field[from as usize] = to.minus(AreaSet::one(from));
                 }
-                Value::Moves(Arc::new(ms))
+                self.new_moves(ms)
             }
             Prim::KeeperMoves => {
                 let t = self.team_v(&self.stack[base], at)?;
@@ -298,9 +296,9 @@ impl Match<'_> {
                 if pc.at[0] < GONE && pc.moved & 1 == 0 {
                     ms.keeper = Some((pc.at[0], to.minus(AreaSet::one(pc.at[0]))));
                 }
-                Value::Moves(Arc::new(ms))
+                self.new_moves(ms)
             }
-            Prim::NoMoves => Value::Moves(Arc::new(MoveSet::default())),
+            Prim::NoMoves => self.new_moves(MoveSet::default()),
             Prim::UnmovedMoves => {
                 let ms = self.stack[base].clone();
                 let t = self.team_v(&self.stack[base + 1], at)?;
@@ -318,7 +316,7 @@ impl Match<'_> {
                 if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
                     out.keeper = None;
                 }
-                Value::Moves(Arc::new(out))
+                self.new_moves(out)
             }
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),

@@ -47,7 +47,15 @@ impl Match<'_> {
                 let x = self.pop();
                 // Release the local's reference so the union changes the set in place.
                 drop(std::mem::take(&mut self.stack[base + s as usize]));
-                self.stack[base + s as usize] = moves_union(x, y);
+                match (x, y) {
+                    (Value::Moves(mut a), Value::Moves(b)) => {
+                        Arc::make_mut(&mut a).union_with(&b);
+                        self.stack[base + s as usize] = Value::Moves(a);
+                        // The set added is most often a primitive's, held by no one now.
+                        self.recycle(Value::Moves(b));
+                    }
+                    (x, y) => self.stack[base + s as usize] = moves_union(x, y),
+                }
             }
             Ins::AddMoves(s) => {
                 let to = self.pop_areas(at)?;
@@ -72,10 +80,10 @@ impl Match<'_> {
                         let ms = Arc::make_mut(ms);
                         ms.field[from as usize] = ms.field[from as usize].union(dests);
                     }
-                    slot => {
+                    _ => {
                         let mut ms = MoveSet::default();
                         ms.field[from as usize] = dests;
-                        *slot = Value::Moves(Arc::new(ms));
+                        self.stack[base + s as usize] = self.new_moves(ms);
                     }
                 }
             }
