@@ -91,8 +91,6 @@ pub struct Match<'a> {
     pub(crate) frames: Vec<Frame>,
     pub(crate) pc: u32,
     pub(crate) depth: u32,
-    /// Rules being run, innermost last (for the log and messages).
-    pub(crate) rules: Vec<u32>,
     pub(crate) ops: u64,
     pub(crate) opts: Vec<Opt>,
     /// A move set no value holds any more (a set offered, or added to another), filled
@@ -165,7 +163,6 @@ impl Match<'_> {
             frames: self.frames.clone(),
             pc: self.pc,
             depth: self.depth,
-            rules: self.rules.clone(),
             ops: self.ops,
             opts: self.opts.clone(),
             spare: None,
@@ -220,7 +217,6 @@ impl<'a> Match<'a> {
             frames: Vec::with_capacity(32),
             pc: 0,
             depth: 0,
-            rules: Vec::with_capacity(32),
             ops: 0,
             opts: Vec::with_capacity(64),
             spare: None,
@@ -297,10 +293,21 @@ impl<'a> Match<'a> {
 
     // ------------------------------------------------------------------ errors, log
 
+    /// The rules being run, outermost first: those of the frames entered by a call (a
+    /// hook's dispatch and a `prefer` score have none of their own), for the log and
+    /// messages.
+    fn rule_chain(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        let units = &self.prog.units;
+        self.frames
+            .iter()
+            .filter(|f| f.nested)
+            .map(|f| units[f.unit as usize].rule)
+    }
+
     fn current_rule(&self) -> String {
-        self.rules
-            .last()
-            .and_then(|u| self.rs.units.get(*u as usize))
+        self.rule_chain()
+            .next_back()
+            .and_then(|u| self.rs.units.get(u as usize))
             .map_or_else(|| "match".to_string(), |u| u.rule.clone())
     }
 
@@ -317,9 +324,8 @@ impl<'a> Match<'a> {
             rule,
             place: self.rs.place(loc.start),
             chain: self
-                .rules
-                .iter()
-                .filter_map(|u| self.rs.units.get(*u as usize))
+                .rule_chain()
+                .filter_map(|u| self.rs.units.get(u as usize))
                 .map(|u| u.rule.clone())
                 .collect(),
         }))
@@ -341,7 +347,7 @@ impl<'a> Match<'a> {
 
     /// Records an event when logging, as made by the innermost rule running.
     pub fn emit_event(&mut self, kind: EventKind) {
-        let rule = self.rules.last().copied();
+        let rule = self.rule_chain().next_back();
         self.emit_event_by(rule, kind);
     }
 
@@ -387,7 +393,7 @@ impl<'a> Match<'a> {
             }
             UnitKind::Rule => {}
             UnitKind::Hook => {
-                self.stack.resize(base + unit.slots as usize, Value::None);
+                self.stack.resize_with(base + unit.slots as usize, Value::default);
                 self.frames.push(Frame {
                     ret,
                     base: base as u32,
@@ -403,9 +409,8 @@ impl<'a> Match<'a> {
         if self.depth >= self.limits.max_call_depth {
             return Err(self.too_deep(at));
         }
-        self.stack.resize(base + unit.slots as usize, Value::None);
+        self.stack.resize_with(base + unit.slots as usize, Value::default);
         self.depth += 1;
-        self.rules.push(unit.rule);
         self.frames.push(Frame {
             ret,
             base: base as u32,
@@ -422,9 +427,8 @@ impl<'a> Match<'a> {
     #[inline(never)]
     fn too_deep(&self, at: u32) -> Halt {
         let chain: Vec<&str> = self
-            .rules
-            .iter()
-            .filter_map(|u| self.rs.units.get(*u as usize))
+            .rule_chain()
+            .filter_map(|u| self.rs.units.get(u as usize))
             .map(|u| u.rule.as_str())
             .collect();
         self.error(
@@ -451,7 +455,6 @@ impl<'a> Match<'a> {
         self.stack.truncate(f.base as usize);
         if f.nested {
             self.depth -= 1;
-            self.rules.pop();
         }
         if f.memo != 0 {
             if let Some(p) = self.pending.pop() {
@@ -473,7 +476,6 @@ impl<'a> Match<'a> {
         }
         self.frames.clear();
         self.stack.clear();
-        self.rules.clear();
         self.mod_rows.clear();
         self.depth = 0;
         self.wait = Wait::Run;
