@@ -58,14 +58,36 @@ impl Match<'_> {
                 }
             }
             Ins::AddMoves(s) => {
-                let to = self.pop_areas(at)?;
-                let from = match self.pop() {
-                    Value::Area(a) => a,
-                    other => {
-                        return Err(self.error(at, format!("expected an area, found {other:?}")));
+                // The operands read in place when they have the kinds expected (the pops
+                // below report a wrong one).
+                let n = self.stack.len();
+                let opds = match self.stack.get(n.wrapping_sub(3)..) {
+                    Some([Value::Team(t), Value::Area(from), to]) => match to {
+                        Value::Areas(x) => Some((*t, *from, *x)),
+                        Value::Area(a) => Some((*t, *from, AreaSet::one(*a))),
+                        Value::None => Some((*t, *from, AreaSet::EMPTY)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let (t, from, to) = match opds {
+                    Some(o) => {
+                        self.stack.truncate(n - 3);
+                        o
+                    }
+                    None => {
+                        let to = self.pop_areas(at)?;
+                        let from = match self.pop() {
+                            Value::Area(a) => a,
+                            other => {
+                                return Err(
+                                    self.error(at, format!("expected an area, found {other:?}"))
+                                );
+                            }
+                        };
+                        (self.pop_team(at)?, from, to)
                     }
                 };
-                let t = self.pop_team(at)?;
                 let pc = &self.st.pieces[t as usize];
                 // An unmoved field piece in `from` (`field_areas(true).has(from)`, stopping
                 // at the first).
