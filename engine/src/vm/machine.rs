@@ -393,7 +393,8 @@ impl<'a> Match<'a> {
             }
             UnitKind::Rule => {}
             UnitKind::Hook => {
-                self.stack.resize_with(base + unit.slots as usize, Value::default);
+                self.stack
+                    .resize_with(base + unit.slots as usize, Value::default);
                 self.frames.push(Frame {
                     ret,
                     base: base as u32,
@@ -409,7 +410,8 @@ impl<'a> Match<'a> {
         if self.depth >= self.limits.max_call_depth {
             return Err(self.too_deep(at));
         }
-        self.stack.resize_with(base + unit.slots as usize, Value::default);
+        self.stack
+            .resize_with(base + unit.slots as usize, Value::default);
         self.depth += 1;
         self.frames.push(Frame {
             ret,
