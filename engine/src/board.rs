@@ -160,6 +160,10 @@ pub struct Board {
     behind: [Vec<AreaSet>; 2],
     /// Areas from the lowest to the highest, for the team defending each side.
     low_order: [Vec<AreaId>; 2],
+    /// Areas touching the goal line of each side, then of either.
+    goal_lines: [AreaSet; 3],
+    /// Areas at least partly in the half of the team defending each side.
+    halves: [AreaSet; 2],
     /// Named area sets per side (`box`, `corner`, `kickoff`...).
     pub marks: BTreeMap<String, [AreaSet; 2]>,
     /// Named per-area numbers, as seen by the team attacking north.
@@ -376,8 +380,24 @@ impl Board {
             }
             numbers.insert(name.clone(), v);
         }
+        let mut goal_lines = [AreaSet::EMPTY; 3];
+        let mut halves = [AreaSet::EMPTY; 2];
+        for (i, ar) in areas.iter().enumerate() {
+            if let Some(side) = ar.goal_line {
+                goal_lines[side.index()].insert(i as AreaId);
+                goal_lines[2].insert(i as AreaId);
+            }
+            if ar.from < spec.halfway {
+                halves[Side::South.index()].insert(i as AreaId);
+            }
+            if ar.to > spec.halfway {
+                halves[Side::North.index()].insert(i as AreaId);
+            }
+        }
         Ok(Board {
             areas,
+            goal_lines,
+            halves,
             halfway: spec.halfway,
             links,
             adjacent,
@@ -515,6 +535,19 @@ impl Board {
             Side::South => ar.from < self.halfway,
             Side::North => ar.to > self.halfway,
         }
+    }
+
+    /// Areas touching the goal line of `side` (`None`: either goal line).
+    #[inline]
+    pub fn goal_line_areas(&self, side: Option<Side>) -> AreaSet {
+        self.goal_lines[side.map_or(2, Side::index)]
+    }
+
+    /// Areas at least partly in the half of the team defending `side`
+    /// ([`Board::partly_in_half`] of every area).
+    #[inline]
+    pub fn half_areas(&self, side: Side) -> AreaSet {
+        self.halves[side.index()]
     }
 
     /// The rank of `a` counted from the goal line of `side`: (far edge, near edge),

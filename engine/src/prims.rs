@@ -26,8 +26,18 @@ macro_rules! prims {
             pub fn params(self) -> &'static [Ty] {
                 match self { $(Prim::$variant => &[$(Ty::$arg),*],)* }
             }
+            /// Number of parameters (a table look-up, for the machine).
+            #[inline(always)]
+            pub fn arity(self) -> usize {
+                match self {
+                    $(Prim::$variant => {
+                        const N: usize = <[&str]>::len(&[$(stringify!($arg)),*]);
+                        N
+                    })*
+                }
+            }
             /// Result type.
-            #[inline]
+            #[inline(always)]
             pub fn ret(self) -> Ty {
                 match self { $(Prim::$variant => Ty::$ret,)* }
             }
@@ -37,7 +47,7 @@ macro_rules! prims {
             }
             /// Whether it changes the match (or ends the turn or half): the primitives with
             /// no value. The others only read the state.
-            #[inline]
+            #[inline(always)]
             pub fn has_effect(self) -> bool {
                 self.ret() == Ty::None
             }

@@ -43,6 +43,29 @@ pub(super) fn is_light(p: Prim) -> bool {
             | Prim::Between
             | Prim::Max
             | Prim::Min
+            | Prim::Occupied
+            | Prim::KeeperMoved
+            | Prim::NthLowest
+            | Prim::GoalLineAreas
+            | Prim::OwnGoalLine
+            | Prim::HalfAreas
+            | Prim::Size
+            | Prim::Only
+            | Prim::Abs
+            | Prim::Die
+            | Prim::Zone
+            | Prim::Mark
+            | Prim::Score
+            | Prim::Minute
+            | Prim::Added
+            | Prim::Half
+            | Prim::Turn
+            | Prim::IsHome
+            | Prim::OnBoard
+            | Prim::Distance
+            | Prim::Reaching
+            | Prim::EntirelyInHalf
+            | Prim::PartlyInHalf
     )
 }
 
@@ -125,6 +148,113 @@ impl Match<'_> {
                 (Value::Int(a), Value::Int(b)) => {
                     Value::Int(if p == Prim::Max { *a.max(b) } else { *a.min(b) })
                 }
+                _ => return None,
+            },
+            Prim::Occupied => match one()? {
+                Value::Team(t) => Value::Areas(self.st.pieces[*t as usize].occupied()),
+                _ => return None,
+            },
+            Prim::KeeperMoved => match one()? {
+                Value::Team(t) => Value::Bool(self.st.pieces[*t as usize].moved & 1 != 0),
+                _ => return None,
+            },
+            Prim::OnBoard => match one()? {
+                Value::Team(t) => Value::Int(self.st.pieces[*t as usize].on_board() as i64),
+                _ => return None,
+            },
+            Prim::IsHome => match one()? {
+                Value::Team(t) => Value::Bool(*t == 0),
+                _ => return None,
+            },
+            Prim::Score => match one()? {
+                Value::Team(t) => Value::Int(self.st.score[*t as usize]),
+                _ => return None,
+            },
+            Prim::NthLowest => match (two()?, one()?) {
+                (Value::Team(t), Value::Int(n)) => {
+                    Value::Area(self.st.lowest(board, *t, (*n).max(0) as usize)?)
+                }
+                _ => return None,
+            },
+            Prim::GoalLineAreas => Value::Areas(board.goal_line_areas(None)),
+            Prim::OwnGoalLine => match one()? {
+                Value::Team(t) => Value::Areas(board.goal_line_areas(Some(side(*t)))),
+                _ => return None,
+            },
+            Prim::HalfAreas => match one()? {
+                Value::Team(t) => Value::Areas(board.half_areas(side(*t))),
+                _ => return None,
+            },
+            Prim::Size => Value::Int(match one()? {
+                Value::Areas(s) => i64::from(s.len()),
+                Value::Area(_) => 1,
+                Value::Moves(m) => m.len() as i64,
+                Value::Dice(d) => i64::from(d.n),
+                Value::List(l) => l.len() as i64,
+                _ => 0,
+            }),
+            Prim::Only => {
+                let s = areas(one()?)?;
+                if s.len() != 1 {
+                    return None;
+                }
+                Value::Area(s.0.trailing_zeros() as u8)
+            }
+            Prim::Abs => match one()? {
+                Value::Int(i) => Value::Int(i.saturating_abs()),
+                _ => return None,
+            },
+            Prim::Die => match (two()?, one()?) {
+                (Value::Dice(d), Value::Int(i)) => Value::Int(i64::from(
+                    *usize::try_from(*i - 1)
+                        .ok()
+                        .and_then(|i| d.as_slice().get(i))?,
+                )),
+                _ => return None,
+            },
+            Prim::Zone => match (two()?, one()?) {
+                (Value::Area(a), Value::Team(t)) => {
+                    let rs = self.rs;
+                    match rs
+                        .lookups
+                        .zone(*a, side(*t))
+                        .or_else(|| rs.sym(board.zone(*a, side(*t))))
+                    {
+                        Some(s) => Value::Str(s),
+                        None => Value::None,
+                    }
+                }
+                _ => return None,
+            },
+            Prim::Mark => match (two()?, one()?) {
+                (Value::Str(s), Value::Team(t)) => {
+                    let rs = self.rs;
+                    let sets = rs
+                        .lookups
+                        .mark(*s)
+                        .or_else(|| board.marks.get(rs.symbol(*s)))?;
+                    Value::Areas(sets[side(*t).index()])
+                }
+                _ => return None,
+            },
+            Prim::Minute => Value::Int(self.st.clock.minute),
+            Prim::Added => Value::Int(self.st.clock.added),
+            Prim::Half => Value::Int(i64::from(self.st.clock.half)),
+            Prim::Turn => Value::Int(i64::from(self.st.turn)),
+            Prim::Distance => match (two()?, one()?) {
+                (Value::Area(a), Value::Area(b)) => Value::Int(i64::from(board.distance(*a, *b))),
+                _ => return None,
+            },
+            Prim::Reaching => match (two()?, one()?) {
+                (Value::Area(a), Value::Team(t)) => Value::Areas(board.reaching(*a, side(*t))),
+                _ => return None,
+            },
+            Prim::EntirelyInHalf | Prim::PartlyInHalf => match (two()?, one()?) {
+                (Value::Area(a), Value::Team(t)) => Value::Bool(if p == Prim::EntirelyInHalf {
+                    board.entirely_in_half(*a, side(*t))
+                } else {
+                    board.partly_in_half(*a, side(*t))
+                }),
                 _ => return None,
             },
             _ => return None,

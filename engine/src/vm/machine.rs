@@ -14,7 +14,7 @@ use crate::log::{Event, EventKind, ModRowLog};
 use crate::memo::{Memo, Pending};
 use crate::ruleset::Ruleset;
 use crate::state::{Clock, MatchState};
-use crate::value::{Sym, Team, Value};
+use crate::value::{MoveSet, Sym, Team, Value};
 
 /// One active code unit.
 #[derive(Debug, Clone, Copy)]
@@ -91,10 +91,11 @@ pub struct Match<'a> {
     pub(crate) frames: Vec<Frame>,
     pub(crate) pc: u32,
     pub(crate) depth: u32,
-    /// Rules being run, innermost last (for the log and messages).
-    pub(crate) rules: Vec<u32>,
     pub(crate) ops: u64,
     pub(crate) opts: Vec<Opt>,
+    /// A move set no value holds any more (a set offered, or added to another), filled
+    /// again for the next one instead of allocating ([`Match::new_moves`]).
+    pub(crate) spare: Option<Arc<MoveSet>>,
     pub(crate) wait: Wait,
     /// Off while `prefer` scores are worked out: nothing counted.
     pub(crate) counting: bool,
@@ -167,9 +168,9 @@ impl Match<'_> {
             frames: self.frames.clone(),
             pc: self.pc,
             depth: self.depth,
-            rules: self.rules.clone(),
             ops: self.ops,
             opts: self.opts.clone(),
+            spare: None,
             wait: self.wait,
             counting: self.counting,
             scoring: self.scoring,
@@ -223,9 +224,9 @@ impl<'a> Match<'a> {
             frames: Vec::with_capacity(32),
             pc: 0,
             depth: 0,
-            rules: Vec::with_capacity(32),
             ops: 0,
             opts: Vec::with_capacity(64),
+            spare: None,
             wait: Wait::Run,
             counting: true,
             scoring: false,
@@ -278,6 +279,28 @@ impl<'a> Match<'a> {
         self.ops = 0;
     }
 
+    /// A move set value: the spare set filled again when there is one, else a new one.
+    #[inline]
+    pub(crate) fn new_moves(&mut self, ms: MoveSet) -> Value {
+        if let Some(mut a) = self.spare.take() {
+            if let Some(m) = Arc::get_mut(&mut a) {
+                *m = ms;
+                return Value::Moves(a);
+            }
+        }
+        Value::Moves(Arc::new(ms))
+    }
+
+    /// Keeps a move set no one else holds as the spare ([`Match::new_moves`]).
+    #[inline]
+    pub(crate) fn recycle(&mut self, v: Value) {
+        if let Value::Moves(mut a) = v {
+            if Arc::get_mut(&mut a).is_some() {
+                self.spare = Some(a);
+            }
+        }
+    }
+
     /// Notes that the state may have changed: remembered values are stale.
     #[inline]
     pub(crate) fn touch(&mut self) {
@@ -286,10 +309,21 @@ impl<'a> Match<'a> {
 
     // ------------------------------------------------------------------ errors, log
 
+    /// The rules being run, outermost first: those of the frames entered by a call (a
+    /// hook's dispatch and a `prefer` score have none of their own), for the log and
+    /// messages.
+    pub(super) fn rule_chain(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        let units = &self.prog.units;
+        self.frames
+            .iter()
+            .filter(|f| f.nested)
+            .map(|f| units[f.unit as usize].rule)
+    }
+
     fn current_rule(&self) -> String {
-        self.rules
-            .last()
-            .and_then(|u| self.rs.units.get(*u as usize))
+        self.rule_chain()
+            .next_back()
+            .and_then(|u| self.rs.units.get(u as usize))
             .map_or_else(|| "match".to_string(), |u| u.rule.clone())
     }
 
@@ -306,9 +340,8 @@ impl<'a> Match<'a> {
             rule,
             place: self.rs.place(loc.start),
             chain: self
-                .rules
-                .iter()
-                .filter_map(|u| self.rs.units.get(*u as usize))
+                .rule_chain()
+                .filter_map(|u| self.rs.units.get(u as usize))
                 .map(|u| u.rule.clone())
                 .collect(),
         }))
@@ -330,7 +363,7 @@ impl<'a> Match<'a> {
 
     /// Records an event when logging, as made by the innermost rule running.
     pub fn emit_event(&mut self, kind: EventKind) {
-        let rule = self.rules.last().copied();
+        let rule = self.rule_chain().next_back();
         self.emit_event_by(rule, kind);
     }
 
@@ -376,7 +409,8 @@ impl<'a> Match<'a> {
             }
             UnitKind::Rule => {}
             UnitKind::Hook => {
-                self.stack.resize(base + unit.slots as usize, Value::None);
+                self.stack
+                    .resize_with(base + unit.slots as usize, Value::default);
                 self.frames.push(Frame {
                     ret,
                     base: base as u32,
@@ -392,9 +426,9 @@ impl<'a> Match<'a> {
         if self.depth >= self.limits.max_call_depth {
             return Err(self.too_deep(at));
         }
-        self.stack.resize(base + unit.slots as usize, Value::None);
+        self.stack
+            .resize_with(base + unit.slots as usize, Value::default);
         self.depth += 1;
-        self.rules.push(unit.rule);
         self.frames.push(Frame {
             ret,
             base: base as u32,
@@ -411,9 +445,8 @@ impl<'a> Match<'a> {
     #[inline(never)]
     fn too_deep(&self, at: u32) -> Halt {
         let chain: Vec<&str> = self
-            .rules
-            .iter()
-            .filter_map(|u| self.rs.units.get(*u as usize))
+            .rule_chain()
+            .filter_map(|u| self.rs.units.get(u as usize))
             .map(|u| u.rule.as_str())
             .collect();
         self.error(
@@ -440,7 +473,6 @@ impl<'a> Match<'a> {
         self.stack.truncate(f.base as usize);
         if f.nested {
             self.depth -= 1;
-            self.rules.pop();
         }
         if f.memo != 0 {
             if let Some(p) = self.pending.pop() {
@@ -462,7 +494,6 @@ impl<'a> Match<'a> {
         }
         self.frames.clear();
         self.stack.clear();
-        self.rules.clear();
         self.mod_rows.clear();
         self.depth = 0;
         self.wait = Wait::Run;

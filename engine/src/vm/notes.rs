@@ -86,9 +86,9 @@ impl Match<'_> {
             })
             .collect();
         let rule = self
-            .rules
-            .last()
-            .and_then(|u| self.rs.units.get(*u as usize))
+            .rule_chain()
+            .next_back()
+            .and_then(|u| self.rs.units.get(u as usize))
             .map(|u| u.rule.clone())
             .unwrap_or_default();
         if let Some(notes) = &mut self.book.notes {

@@ -2,8 +2,6 @@
 //! dice, the clock and the score (see [`crate::prims`] for their names and types). Each
 //! takes its arguments from the operand stack and leaves its value there.
 
-use std::sync::Arc;
-
 use super::machine::Match;
 use super::{Halt, as_bool};
 use crate::board::{AreaId, AreaSet, Direction};
@@ -68,23 +66,32 @@ impl Match<'_> {
         }
     }
 
-    /// Runs a primitive: pops its arguments, pushes its value.
+    /// Runs a primitive: pops its arguments, pushes its value (written over the first
+    /// argument's slot).
     pub(crate) fn prim(&mut self, p: Prim, at: u32) -> Result<(), Halt> {
+        let base = self.stack.len() - p.arity();
         if let Some(v) = self.light_prim(p) {
-            let base = self.stack.len() - p.params().len();
-            self.stack.truncate(base);
-            self.stack.push(v);
+            self.put_value(base, v);
             return Ok(());
         }
-        let base = self.stack.len() - p.params().len();
         let v = self.prim_value(p, base, at)?;
-        self.stack.truncate(base);
         if p.has_effect() {
             // After the change (arguments may have used the state before it).
             self.touch();
         }
-        self.stack.push(v);
+        self.put_value(base, v);
         Ok(())
+    }
+
+    /// A primitive's value in place of its arguments, from `base`.
+    #[inline(always)]
+    fn put_value(&mut self, base: usize, v: Value) {
+        if base < self.stack.len() {
+            self.stack.truncate(base + 1);
+            self.stack[base] = v;
+        } else {
+            self.stack.push(v);
+        }
     }
 
     #[inline(never)]
@@ -279,7 +286,7 @@ impl Match<'_> {
                 if self.st.pieces[t as usize].field_areas(true).has(from) {
                     ms.field[from as usize] = to.minus(AreaSet::one(from));
                 }
-                Value::Moves(Arc::new(ms))
+                self.new_moves(ms)
             }
             Prim::KeeperMoves => {
                 let t = self.team_v(&self.stack[base], at)?;
@@ -289,9 +296,9 @@ impl Match<'_> {
                 if pc.at[0] < GONE && pc.moved & 1 == 0 {
                     ms.keeper = Some((pc.at[0], to.minus(AreaSet::one(pc.at[0]))));
                 }
-                Value::Moves(Arc::new(ms))
+                self.new_moves(ms)
             }
-            Prim::NoMoves => Value::Moves(Arc::new(MoveSet::default())),
+            Prim::NoMoves => self.new_moves(MoveSet::default()),
             Prim::UnmovedMoves => {
                 let ms = self.stack[base].clone();
                 let t = self.team_v(&self.stack[base + 1], at)?;
@@ -309,7 +316,7 @@ impl Match<'_> {
                 if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
                     out.keeper = None;
                 }
-                Value::Moves(Arc::new(out))
+                self.new_moves(out)
             }
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),
@@ -434,29 +441,12 @@ impl Match<'_> {
             }
             Prim::HalfAreas => {
                 let t = self.team_v(&self.stack[base], at)?;
-                let mut s = AreaSet::EMPTY;
-                for a in board
-                    .all()
-                    .iter()
-                    .filter(|a| board.partly_in_half(*a, side(t)))
-                {
-                    s.insert(a);
-                }
-                Value::Areas(s)
+                Value::Areas(board.half_areas(side(t)))
             }
-            Prim::GoalLineAreas | Prim::OwnGoalLine => {
-                let t = if p == Prim::OwnGoalLine {
-                    Some(side(self.team_v(&self.stack[base], at)?))
-                } else {
-                    None
-                };
-                let mut s = AreaSet::EMPTY;
-                for (i, a) in board.areas.iter().enumerate() {
-                    if a.goal_line.is_some() && (t.is_none() || a.goal_line == t) {
-                        s.insert(i as AreaId);
-                    }
-                }
-                Value::Areas(s)
+            Prim::GoalLineAreas => Value::Areas(board.goal_line_areas(None)),
+            Prim::OwnGoalLine => {
+                let t = self.team_v(&self.stack[base], at)?;
+                Value::Areas(board.goal_line_areas(Some(side(t))))
             }
             Prim::Mark => {
                 let name = self.stack[base].clone();
@@ -623,22 +613,35 @@ impl Match<'_> {
         })
     }
 
-    /// A field piece of `t` in `a`: one that has not moved when there is one.
+    /// A field piece of `t` in `a`: the first that has not moved when there is one, else
+    /// the first (in one pass over the pieces).
     fn field_piece_in(&self, t: Team, a: AreaId, at: u32) -> Result<usize, Halt> {
         let pc = &self.st.pieces[t as usize];
-        (1..pc.at.len())
-            .filter(|i| pc.at[*i] == a)
-            .min_by_key(|i| pc.moved & (1 << i) != 0)
-            .ok_or_else(|| {
-                self.error(
-                    at,
-                    format!(
-                        "no field piece of {} in {}",
-                        team_name(t),
-                        self.rs.board.name(a)
-                    ),
-                )
-            })
+        let mut first = None;
+        for (i, &x) in pc.at.iter().enumerate().skip(1) {
+            if x == a {
+                if pc.moved & (1 << i) == 0 {
+                    return Ok(i);
+                }
+                if first.is_none() {
+                    first = Some(i);
+                }
+            }
+        }
+        first.ok_or_else(|| self.no_piece_in(t, a, at))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_piece_in(&self, t: Team, a: AreaId, at: u32) -> Halt {
+        self.error(
+            at,
+            format!(
+                "no field piece of {} in {}",
+                team_name(t),
+                self.rs.board.name(a)
+            ),
+        )
     }
 
     fn move_field(&mut self, t: Team, from: AreaId, to: AreaId, at: u32) -> Result<(), Halt> {

@@ -47,17 +47,47 @@ impl Match<'_> {
                 let x = self.pop();
                 // Release the local's reference so the union changes the set in place.
                 drop(std::mem::take(&mut self.stack[base + s as usize]));
-                self.stack[base + s as usize] = moves_union(x, y);
+                match (x, y) {
+                    (Value::Moves(mut a), Value::Moves(b)) => {
+                        Arc::make_mut(&mut a).union_with(&b);
+                        self.stack[base + s as usize] = Value::Moves(a);
+                        // The set added is most often a primitive's, held by no one now.
+                        self.recycle(Value::Moves(b));
+                    }
+                    (x, y) => self.stack[base + s as usize] = moves_union(x, y),
+                }
             }
             Ins::AddMoves(s) => {
-                let to = self.pop_areas(at)?;
-                let from = match self.pop() {
-                    Value::Area(a) => a,
-                    other => {
-                        return Err(self.error(at, format!("expected an area, found {other:?}")));
+                // The operands read in place when they have the kinds expected (the pops
+                // below report a wrong one).
+                let n = self.stack.len();
+                let opds = match self.stack.get(n.wrapping_sub(3)..) {
+                    Some([Value::Team(t), Value::Area(from), to]) => match to {
+                        Value::Areas(x) => Some((*t, *from, *x)),
+                        Value::Area(a) => Some((*t, *from, AreaSet::one(*a))),
+                        Value::None => Some((*t, *from, AreaSet::EMPTY)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let (t, from, to) = match opds {
+                    Some(o) => {
+                        self.stack.truncate(n - 3);
+                        o
+                    }
+                    None => {
+                        let to = self.pop_areas(at)?;
+                        let from = match self.pop() {
+                            Value::Area(a) => a,
+                            other => {
+                                return Err(
+                                    self.error(at, format!("expected an area, found {other:?}"))
+                                );
+                            }
+                        };
+                        (self.pop_team(at)?, from, to)
                     }
                 };
-                let t = self.pop_team(at)?;
                 let pc = &self.st.pieces[t as usize];
                 // An unmoved field piece in `from` (`field_areas(true).has(from)`, stopping
                 // at the first).
@@ -72,10 +102,10 @@ impl Match<'_> {
                         let ms = Arc::make_mut(ms);
                         ms.field[from as usize] = ms.field[from as usize].union(dests);
                     }
-                    slot => {
+                    _ => {
                         let mut ms = MoveSet::default();
                         ms.field[from as usize] = dests;
-                        *slot = Value::Moves(Arc::new(ms));
+                        self.stack[base + s as usize] = self.new_moves(ms);
                     }
                 }
             }
