@@ -95,12 +95,7 @@ impl Kind for Ar {
 impl Kind for AreaSet {
     #[inline(always)]
     fn of(v: &Value) -> Option<Self> {
-        match v {
-            Value::Areas(s) => Some(*s),
-            Value::Area(a) => Some(AreaSet::one(*a)),
-            Value::None => Some(AreaSet::EMPTY),
-            _ => None,
-        }
+        super::light::areas(v)
     }
     fn value(self) -> Value {
         Value::Areas(self)

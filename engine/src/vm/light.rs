@@ -13,12 +13,24 @@ use crate::value::Value;
 
 /// An area set operand: an area set, an area or none (as the full path reads it).
 #[inline(always)]
-fn areas(v: &Value) -> Option<AreaSet> {
+pub(super) fn areas(v: &Value) -> Option<AreaSet> {
     match v {
         Value::Areas(s) => Some(*s),
         Value::Area(a) => Some(AreaSet::one(*a)),
         Value::None => Some(AreaSet::EMPTY),
         _ => None,
+    }
+}
+
+/// `size` of a value: the areas, moves, dice or numbers it holds (an area is one).
+pub(super) fn size(v: &Value) -> i64 {
+    match v {
+        Value::Areas(s) => i64::from(s.len()),
+        Value::Area(_) => 1,
+        Value::Moves(m) => m.len() as i64,
+        Value::Dice(d) => i64::from(d.n),
+        Value::List(l) => l.len() as i64,
+        _ => 0,
     }
 }
 
@@ -185,14 +197,7 @@ impl Match<'_> {
                 Value::Team(t) => Value::Areas(board.half_areas(side(*t))),
                 _ => return None,
             },
-            Prim::Size => Value::Int(match one()? {
-                Value::Areas(s) => i64::from(s.len()),
-                Value::Area(_) => 1,
-                Value::Moves(m) => m.len() as i64,
-                Value::Dice(d) => i64::from(d.n),
-                Value::List(l) => l.len() as i64,
-                _ => 0,
-            }),
+            Prim::Size => Value::Int(size(one()?)),
             Prim::Only => {
                 let s = areas(one()?)?;
                 if s.len() != 1 {

@@ -509,14 +509,7 @@ impl Match<'_> {
                 }
                 Value::Area(s.iter().next().unwrap_or(0))
             }
-            Prim::Size => Value::Int(match self.stack[base].clone() {
-                Value::Areas(s) => i64::from(s.len()),
-                Value::Area(_) => 1,
-                Value::Moves(m) => m.len() as i64,
-                Value::Dice(d) => i64::from(d.n),
-                Value::List(l) => l.len() as i64,
-                _ => 0,
-            }),
+            Prim::Size => Value::Int(super::light::size(&self.stack[base])),
             Prim::Min => Value::Int(
                 self.int_v(&self.stack[base], at)?
                     .min(self.int_v(&self.stack[base + 1], at)?),

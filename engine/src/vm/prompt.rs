@@ -9,7 +9,7 @@
 use super::Match;
 use super::code::PromptCode;
 use super::exec::Exit;
-use super::machine::{Frame, Wait};
+use super::machine::Wait;
 use super::notes::value_text;
 use crate::agent::Opt;
 use crate::value::Value;
@@ -85,8 +85,6 @@ impl Match<'_> {
     /// (with `bind`: the option written into its slot first).
     fn fill(&mut self, codes: &[PromptCode], bind: Option<(u16, Value)>) -> Result<String, String> {
         let base = self.frames.last().map_or(0, |f| f.base);
-        let unit = self.frames.last().map_or(0, |f| f.unit);
-        let depth = self.frames.len();
         if let Some((slot, v)) = bind {
             self.stack[base as usize + slot as usize] = v;
         }
@@ -99,21 +97,7 @@ impl Match<'_> {
                 }
                 PromptCode::Value(e) => *e,
             };
-            let sp = self.stack.len();
-            self.frames.push(Frame {
-                ret: u32::MAX,
-                base,
-                unit,
-                memo: 0,
-                score: true,
-                nested: false,
-            });
-            self.pc = entry;
-            self.wait = Wait::Run;
-            let r = self.run();
-            self.stack.truncate(sp);
-            self.frames.truncate(depth);
-            match r {
+            match self.run_waiting(entry) {
                 Ok(Exit::Returned(v)) => text.push_str(&shown(self, &v)),
                 Ok(Exit::Suspended) => {
                     return Err("a prompt's value asked for a choice or dice".to_string());

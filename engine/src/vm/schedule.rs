@@ -561,7 +561,6 @@ impl<'a> Match<'a> {
         self.counting = false;
         self.scoring = true;
         let base = self.frames.last().map_or(0, |f| f.base);
-        let depth = self.frames.len();
         let mut out = Vec::with_capacity(self.opts.len());
         let mut result = Ok(());
         for i in 0..self.opts.len() {
@@ -582,21 +581,7 @@ impl<'a> Match<'a> {
                 out.push(x);
                 continue;
             }
-            let sp = self.stack.len();
-            self.frames.push(Frame {
-                ret: u32::MAX,
-                base,
-                unit: self.frames.last().map_or(0, |f| f.unit),
-                memo: 0,
-                score: true,
-                nested: false,
-            });
-            self.pc = e;
-            self.wait = Wait::Run;
-            let r = self.run();
-            self.stack.truncate(sp);
-            self.frames.truncate(depth);
-            match r {
+            match self.run_waiting(e) {
                 Ok(Exit::Returned(Value::Int(x))) => out.push(x),
                 Ok(Exit::Returned(other)) => {
                     result = Err(self.error(e, format!("expected an integer, found {other:?}")));
@@ -626,6 +611,28 @@ impl<'a> Match<'a> {
             Err(Halt::Error(e)) => Err(self.fail_with(*e)),
             Err(_) => Err(self.fail("a `prefer` score ended the turn")),
         }
+    }
+
+    /// Runs the code at `entry` (a `prefer` score, a prompt's value: it ends with
+    /// `EndScore`) in the frame of the decision the match waits at, and leaves the frames
+    /// and the operand stack as they were. The caller puts back `wait` and `pc`.
+    pub(super) fn run_waiting(&mut self, entry: u32) -> Result<Exit, Halt> {
+        let (base, unit) = self.frames.last().map_or((0, 0), |f| (f.base, f.unit));
+        let (sp, depth) = (self.stack.len(), self.frames.len());
+        self.frames.push(Frame {
+            ret: u32::MAX,
+            base,
+            unit,
+            memo: 0,
+            score: true,
+            nested: false,
+        });
+        self.pc = entry;
+        self.wait = Wait::Run;
+        let r = self.run();
+        self.stack.truncate(sp);
+        self.frames.truncate(depth);
+        r
     }
 
     /// Runs procedure `idx` with arguments to its end, outside any match course (the

@@ -210,15 +210,7 @@ impl<'r> Lower<'r> {
         self.emit(Ins::Ret);
         // `prefer` scores run in this unit's frame: placed after it, with its locals.
         while let Some((n, site, idx, live)) = self.scores.pop() {
-            let at = self.here();
-            self.loops.clear();
-            // The score runs while the frame waits at its `choose`: the hidden locals in use
-            // there (loop state, inlined calls) stay as they are.
-            self.next_hidden = live;
-            self.in_score = true;
-            self.expr(n);
-            self.in_score = false;
-            self.emit(Ins::EndScore);
+            let at = self.waiting_value(n, live);
             if let Some(Some((_, e))) = self.p.decisions[site].prefer.get_mut(idx) {
                 *e = at;
             }
@@ -227,6 +219,21 @@ impl<'r> Lower<'r> {
         let u = &mut self.p.units[id as usize];
         u.entry = entry;
         u.slots = self.max_slot;
+    }
+
+    /// Code of a value worked out while the frame waits at a `choose` (a `prefer` score, a
+    /// prompt's value), placed after the unit's code and ended by `EndScore`: the hidden
+    /// locals in use at the `choose` (loop state, inlined calls) stay as they are. Returns
+    /// its first instruction.
+    fn waiting_value(&mut self, n: &'r Node, live: u16) -> u32 {
+        let at = self.here();
+        self.loops.clear();
+        self.next_hidden = live;
+        self.in_score = true;
+        self.expr(n);
+        self.in_score = false;
+        self.emit(Ins::EndScore);
+        at
     }
 
     fn hook(&mut self, h: usize, hook: &crate::ruleset::Hook) {

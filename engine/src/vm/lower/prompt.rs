@@ -5,7 +5,7 @@
 
 use super::Lower;
 use crate::ir::PromptSeg;
-use crate::vm::code::{Ins, PromptCode};
+use crate::vm::code::PromptCode;
 
 impl<'r> Lower<'r> {
     /// The prompt (`note`: the note on each option) of decision `site`, its values' code
@@ -34,14 +34,7 @@ impl<'r> Lower<'r> {
     /// Places the code of the prompt values met in the unit just lowered.
     pub(super) fn prompt_values(&mut self) {
         while let Some((n, site, note, idx, live)) = self.prompts.pop() {
-            let at = self.here();
-            self.loops.clear();
-            // As a score: the hidden locals in use at the `choose` stay as they are.
-            self.next_hidden = live;
-            self.in_score = true;
-            self.expr(n);
-            self.in_score = false;
-            self.emit(Ins::EndScore);
+            let at = self.waiting_value(n, live);
             let d = &mut self.p.decisions[site];
             let codes = if note {
                 d.note.as_mut().map(|(_, c)| c)
