@@ -318,6 +318,22 @@ impl Match<'_> {
                 }
                 self.new_moves(out)
             }
+            Prim::MovesFrom => {
+                let Value::Moves(ms) = &self.stack[base] else {
+                    return Err(self.error(at, "expected a move set"));
+                };
+                let from = self.areas_v(&self.stack[base + 1], at)?;
+                let mut out = (**ms).clone();
+                for (a, dests) in out.field.iter_mut().enumerate() {
+                    if !from.has(a as AreaId) {
+                        *dests = AreaSet::EMPTY;
+                    }
+                }
+                if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
+                    out.keeper = None;
+                }
+                self.new_moves(out)
+            }
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),
             Prim::SetBall => {
