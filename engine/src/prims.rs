@@ -67,6 +67,7 @@ prims! {
     Count = "count"(Team, Areas) -> Int: "Pieces of the team in an area or set of areas, goalkeeper included (capped by `match.count_cap`).";
     CountField = "count_field"(Team, Areas) -> Int: "Field pieces (not the goalkeeper) of the team in an area or set of areas.";
     Occupied = "occupied"(Team) -> Areas: "Areas where the team has at least one piece.";
+    Outnumbered = "outnumbered"(Team) -> Areas: "Areas where the other team has more pieces than the team, as `count` counts them.";
     FieldAreas = "field_areas"(Team) -> Areas: "Areas where the team has at least one field piece.";
     Unmoved = "unmoved"(Team) -> Areas: "Areas where the team has a field piece that has not moved since `reset_moved`.";
     KeeperArea = "keeper_area"(Team) -> Area: "The area of the team's goalkeeper.";
@@ -102,6 +103,7 @@ prims! {
     Adjacent = "adjacent"(Areas) -> Areas: "Areas sharing a border or a corner with any of the areas.";
     Forward = "forward"(Areas, Team) -> Areas: "Areas one straight link toward the goal line the team attacks.";
     Backward = "backward"(Areas, Team) -> Areas: "Areas one straight link toward the team's own goal line.";
+    Slide = "slide"(Area, Team, Bool, Int, Areas) -> Areas: "The areas passed going straight from the area toward the goal line the team attacks (toward its own when the flag is false), at most the number of links: the way stops at the board's end or at an area of the last set, which is included.";
     Sideways = "sideways"(Areas) -> Areas: "Areas one sideways link away.";
     Diagonal = "diagonal"(Areas) -> Areas: "Areas touching at a corner point only.";
     Direction = "direction"(Area, Area, Team) -> Str: "\"forward\", \"backward\", \"sideways\", \"diagonal\" or \"none\": the link from the first area to the second, for the team.";

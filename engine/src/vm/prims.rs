@@ -334,6 +334,39 @@ impl Match<'_> {
                 }
                 self.new_moves(out)
             }
+            Prim::Outnumbered => {
+                let t = self.team_v(&self.stack[base], at)?;
+                let o = 1 - t;
+                let mut out = AreaSet::EMPTY;
+                for a in self.st.pieces[o as usize].occupied().iter() {
+                    let one = AreaSet::one(a);
+                    if self.count_in(o, one, false) > self.count_in(t, one, false) {
+                        out = out.union(one);
+                    }
+                }
+                Value::Areas(out)
+            }
+            Prim::Slide => {
+                let mut cur = AreaSet::one(self.area_v(&self.stack[base], at)?);
+                let t = self.team_v(&self.stack[base + 1], at)?;
+                let d = if as_bool(&self.stack[base + 2]) {
+                    Direction::Forward
+                } else {
+                    Direction::Backward
+                };
+                let n = self.int_v(&self.stack[base + 3], at)?;
+                let stop = self.areas_v(&self.stack[base + 4], at)?;
+                let mut out = AreaSet::EMPTY;
+                for _ in 0..n.max(0) {
+                    let next = board.step(cur, d, side(t));
+                    out = out.union(next);
+                    cur = next.minus(stop);
+                    if cur.is_empty() {
+                        break;
+                    }
+                }
+                Value::Areas(out)
+            }
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),
             Prim::SetBall => {
