@@ -189,11 +189,19 @@ impl<'r> Lower<'r> {
                 self.patch(end, to);
             }
             NodeKind::Match(s, arms) => {
-                self.expr(s);
-                self.loc = loc;
                 let saved = self.next_hidden;
-                let h = self.hidden(1);
-                self.emit(Ins::Store(h));
+                // A local is tested where it is (an arm's pattern is tested before any
+                // arm's value runs, so nothing can change it in between); any other
+                // value is kept in a hidden local first.
+                let h = if let NodeKind::Local(slot) = s.kind {
+                    self.slot(slot)
+                } else {
+                    self.expr(s);
+                    let h = self.hidden(1);
+                    self.emit(Ins::Store(h));
+                    h
+                };
+                self.loc = loc;
                 let mut ends = Vec::with_capacity(arms.len());
                 for (pats, value) in arms.iter() {
                     let g = self.p.pats.len() as u32;
