@@ -27,11 +27,20 @@ impl Match<'_> {
         self.stack.pop().unwrap_or_default()
     }
 
+    /// Pops a team; read in place, its error apart and cold (the loop's per-team variables
+    /// call it).
+    #[inline]
     pub(crate) fn pop_team(&mut self, at: u32) -> Result<Team, Halt> {
-        match self.pop() {
-            Value::Team(t) => Ok(t),
-            other => Err(self.error(at, format!("expected a team, found {other:?}"))),
+        match self.stack.pop() {
+            Some(Value::Team(t)) => Ok(t),
+            other => Err(self.not_team(at, other.unwrap_or_default())),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_team(&self, at: u32, other: Value) -> Halt {
+        self.error(at, format!("expected a team, found {other:?}"))
     }
 
     pub(crate) fn pop_int(&mut self, at: u32) -> Result<i64, Halt> {
