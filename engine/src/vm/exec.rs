@@ -80,11 +80,11 @@ impl Match<'_> {
         let mut pc = self.pc;
         loop {
             let at = pc;
-            let ins = code[pc as usize];
+            let ins = &code[pc as usize];
             #[cfg(feature = "vm-profile")]
             super::vmprof::hit(pc);
             pc += 1;
-            match ins {
+            match *ins {
                 Ins::Const(i) => self.stack.push(prog.consts[i as usize].clone()),
                 Ins::Int(i) => self.stack.push(Value::Int(i64::from(i))),
                 Ins::Bool(b) => self.stack.push(Value::Bool(b)),
@@ -238,7 +238,7 @@ impl Match<'_> {
                     None => pc = t,
                 },
                 Ins::Ret | Ins::RetUnit | Ins::RetBool(_) => {
-                    let v = match ins {
+                    let v = match *ins {
                         Ins::RetBool(b) => Value::Bool(b),
                         Ins::RetUnit => Value::None,
                         _ => self.pop(),
@@ -496,7 +496,7 @@ impl Match<'_> {
                 | Ins::Incr(..)
                 | Ins::TrigFired(..)
                 | Ins::TrigDone(..)
-                | Ins::Emit(..) => match self.rare(ins, at, pc, base)? {
+                | Ins::Emit(..) => match self.rare(*ins, at, pc, base)? {
                     Next::Go => {}
                     Next::Jump(t) => pc = t,
                     Next::Suspend => return Ok(Exit::Suspended),
