@@ -496,7 +496,7 @@ impl Match<'_> {
                 | Ins::Incr(..)
                 | Ins::TrigFired(..)
                 | Ins::TrigDone(..)
-                | Ins::Emit(..) => match self.rare(*ins, at, pc, base)? {
+                | Ins::Emit(..) => match self.rare(ins, at, pc, base)? {
                     Next::Go => {}
                     Next::Jump(t) => pc = t,
                     Next::Suspend => return Ok(Exit::Suspended),
