@@ -27,11 +27,20 @@ impl Match<'_> {
         self.stack.pop().unwrap_or_default()
     }
 
+    /// Pops a team; read in place, its error apart and cold (the loop's per-team variables
+    /// call it).
+    #[inline]
     pub(crate) fn pop_team(&mut self, at: u32) -> Result<Team, Halt> {
-        match self.pop() {
-            Value::Team(t) => Ok(t),
-            other => Err(self.error(at, format!("expected a team, found {other:?}"))),
+        match self.stack.pop() {
+            Some(Value::Team(t)) => Ok(t),
+            other => Err(self.not_team(at, other.unwrap_or_default())),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_team(&self, at: u32, other: Value) -> Halt {
+        self.error(at, format!("expected a team, found {other:?}"))
     }
 
     pub(crate) fn pop_int(&mut self, at: u32) -> Result<i64, Halt> {
@@ -71,11 +80,11 @@ impl Match<'_> {
         let mut pc = self.pc;
         loop {
             let at = pc;
-            let ins = code[pc as usize];
+            let ins = &code[pc as usize];
             #[cfg(feature = "vm-profile")]
             super::vmprof::hit(pc);
             pc += 1;
-            match ins {
+            match *ins {
                 Ins::Const(i) => self.stack.push(prog.consts[i as usize].clone()),
                 Ins::Int(i) => self.stack.push(Value::Int(i64::from(i))),
                 Ins::Bool(b) => self.stack.push(Value::Bool(b)),
@@ -229,7 +238,7 @@ impl Match<'_> {
                     None => pc = t,
                 },
                 Ins::Ret | Ins::RetUnit | Ins::RetBool(_) => {
-                    let v = match ins {
+                    let v = match *ins {
                         Ins::RetBool(b) => Value::Bool(b),
                         Ins::RetUnit => Value::None,
                         _ => self.pop(),

@@ -29,14 +29,14 @@ impl Match<'_> {
     /// The instructions that run seldom, apart so the loop over the frequent ones stays
     /// small.
     #[inline(never)]
-    pub(super) fn rare(&mut self, ins: Ins, at: u32, pc: u32, base: usize) -> Result<Next, Halt> {
+    pub(super) fn rare(&mut self, ins: &Ins, at: u32, pc: u32, base: usize) -> Result<Next, Halt> {
         let prog = self.prog;
-        match ins {
+        match *ins {
             Ins::StoreAdd(s) | Ins::StoreSub(s) => {
                 let v = as_int(&self.pop());
                 let cur = &mut self.stack[base + s as usize];
                 let c = as_int(cur);
-                *cur = Value::Int(if matches!(ins, Ins::StoreAdd(_)) {
+                *cur = Value::Int(if matches!(*ins, Ins::StoreAdd(_)) {
                     c.saturating_add(v)
                 } else {
                     c.saturating_sub(v)
