@@ -27,12 +27,12 @@ pub(super) type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()
 /// is exactly the one the stack code leaves (an area-set local may hold an area or none,
 /// which an area-set operand reads as a set: such a leaf is not exact on its own).
 pub(super) struct Built {
-    d: Direct,
-    k: u32,
+    pub(super) d: Direct,
+    pub(super) k: u32,
     exact: bool,
 }
 
-fn built(d: Direct, k: u32) -> Option<Built> {
+pub(super) fn built(d: Direct, k: u32) -> Option<Built> {
     Some(Built { d, k, exact: true })
 }
 
@@ -190,6 +190,7 @@ impl Lower<'_> {
                 let Direct::Move(mv) = x.d else { return None };
                 built(Direct::Bool(un(mv, |_, mv: Move| Some(mv.keeper))), x.k + 1)
             }
+            NodeKind::Bin(op, a, b) if super::fused::shape(*op, a, b) => self.fused(*op, a, b),
             NodeKind::Bin(op, a, b) => {
                 let a = self.direct(a)?;
                 let b = self.direct(b)?;

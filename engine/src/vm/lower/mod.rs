@@ -134,6 +134,7 @@ mod direct;
 mod direct_ops;
 mod expr;
 mod flow;
+mod fused;
 mod prompt;
 mod sink;
 mod typed;
