@@ -92,3 +92,38 @@ fn a_direct_expression_that_fails_fails_as_its_stack_code_does() {
     assert!(zero.starts_with("division by zero at "), "{zero}");
     assert!(zero.contains("direct-failing-layer.toml:12:"), "{zero}");
 }
+
+/// A layer whose direct block has `let`s that cannot fail (sunk: worked out only where
+/// read) beside one that can.
+fn sunk_layer() -> Ruleset {
+    let text = r#"
+[meta]
+extends = "original.toml"
+
+[procedures.sunk_lets]
+params = "a: int, b: int"
+do = '''
+if b != 0 {
+  let near = a < b
+  let far = max(a, b) > 10 and not near
+  let q = a / b
+  if a > 100 { 3 } else if near { q } else if far { 1 } else { 2 }
+} else { 0 }
+'''
+"#;
+    let path = ruleset_path("direct-sunk-layer");
+    load_str(&path, text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn sunk_lets_give_what_the_stack_code_gives() {
+    let rs = sunk_layer();
+    let cases: [[i64; 2]; 6] = [[1, 2], [20, 3], [7, 5], [101, 1], [i64::MIN, -1], [3, 0]];
+    for args in cases {
+        let on = call(&rs, "sunk_lets", &args, true);
+        let off = call(&rs, "sunk_lets", &args, false);
+        assert_eq!(on, off, "sunk_lets{args:?}");
+    }
+    assert_eq!(call(&rs, "sunk_lets", &[20, 3], true), Ok(Value::Int(1)));
+    assert!(call(&rs, "sunk_lets", &[i64::MIN, -1], true).is_err());
+}

@@ -21,18 +21,18 @@ pub(super) const MIN_NODES: u32 = 4;
 type ModRow = (Src<i64>, Option<Src<bool>>);
 
 /// A statement of a direct block: a local bound (`None`: give up).
-type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()> + Send + Sync>;
+pub(super) type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()> + Send + Sync>;
 
 /// A direct expression as built: its closures, its size in nodes, and whether its value
 /// is exactly the one the stack code leaves (an area-set local may hold an area or none,
 /// which an area-set operand reads as a set: such a leaf is not exact on its own).
 pub(super) struct Built {
-    d: Direct,
-    k: u32,
+    pub(super) d: Direct,
+    pub(super) k: u32,
     exact: bool,
 }
 
-fn built(d: Direct, k: u32) -> Option<Built> {
+pub(super) fn built(d: Direct, k: u32) -> Option<Built> {
     Some(Built { d, k, exact: true })
 }
 
@@ -105,6 +105,9 @@ impl Lower<'_> {
             }),
             NodeKind::Local(s) => {
                 let s = self.slot(*s);
+                if let Some((_, d, k)) = self.sunk_at(s) {
+                    return built(d.clone(), *k);
+                }
                 let d = match n.ty {
                     Ty::Int => Direct::Int(Src::Local(s)),
                     Ty::Bool => Direct::Bool(Src::Local(s)),
@@ -187,6 +190,7 @@ impl Lower<'_> {
                 let Direct::Move(mv) = x.d else { return None };
                 built(Direct::Bool(un(mv, |_, mv: Move| Some(mv.keeper))), x.k + 1)
             }
+            NodeKind::Bin(op, a, b) if super::fused::shape(*op, a, b) => self.fused(*op, a, b),
             NodeKind::Bin(op, a, b) => {
                 let a = self.direct(a)?;
                 let b = self.direct(b)?;
@@ -296,21 +300,58 @@ impl Lower<'_> {
         built(Direct::Int(Src::Fn(f)), k)
     }
 
-    /// A block of `let`s ending in an expression: its value.
+    /// A block of `let`s ending in an expression: its value. A `let` that can be sunk
+    /// (`sink.rs`) is not bound: its closures stand where it is read, and a guard of the
+    /// locals they read runs after the bound ones.
     fn block(&mut self, b: &Block) -> Option<Built> {
+        let mark = self.sunk.len();
+        let built = self.block_in(b);
+        self.sunk.truncate(mark);
+        built
+    }
+
+    fn block_in(&mut self, b: &Block) -> Option<Built> {
         let (last, lets) = b.stmts.split_last()?;
         let Stmt::Expr(last) = last else {
             return None;
         };
         let mut steps = Vec::with_capacity(lets.len());
+        let mut guards = Vec::new();
         let mut k = 0;
-        for s in lets {
+        for (i, s) in lets.iter().enumerate() {
             let Stmt::Let(slot, n) = s else {
                 return None;
             };
-            let (step, ks) = self.bind(self.slot(*slot), n)?;
+            let dst = self.slot(*slot);
+            let mut gs = Vec::new();
+            if self.sure(n, &mut gs) {
+                let d = self.direct(n)?;
+                if !d.exact {
+                    return None;
+                }
+                // Read more than twice, a larger expression costs more worked out at
+                // each read than bound once.
+                if d.k > 2 && super::sink::uses(&b.stmts[i + 1..], *slot) > 2 {
+                    let (step, ks) = self.bind_built(dst, d);
+                    steps.push(step);
+                    k += ks;
+                    continue;
+                }
+                for g in gs {
+                    if !guards.contains(&g) {
+                        guards.push(g);
+                    }
+                }
+                k += d.k + 1;
+                self.sunk.push((dst, d.d, d.k));
+                continue;
+            }
+            let (step, ks) = self.bind(dst, n)?;
             steps.push(step);
             k += ks;
+        }
+        if !guards.is_empty() {
+            steps.push(super::sink::guard(guards));
         }
         let last = self.direct(last)?;
         if steps.is_empty() {
@@ -330,7 +371,9 @@ impl Lower<'_> {
     /// A step putting the node's value in frame slot `dst` (a local is copied as it is).
     fn bind(&mut self, dst: u16, n: &Node) -> Option<(Step, u32)> {
         let dst = dst as usize;
-        if let NodeKind::Local(src) = n.kind {
+        if let NodeKind::Local(src) = n.kind
+            && self.sunk_at(self.slot(src)).is_none()
+        {
             let src = self.slot(src) as usize;
             let step: Step = Arc::new(move |m, base| {
                 let v = m.stack.get(base + src)?.clone();
@@ -343,13 +386,18 @@ impl Lower<'_> {
         if !b.exact {
             return None;
         }
-        let d = b.d;
+        Some(self.bind_built(dst as u16, b))
+    }
+
+    /// A step putting the value of built closures in frame slot `dst`.
+    fn bind_built(&self, dst: u16, b: Built) -> (Step, u32) {
+        let (d, dst) = (b.d, dst as usize);
         let step: Step = Arc::new(move |m, base| {
             let v = d.value(m, base)?;
             *m.stack.get_mut(base + dst)? = v;
             Some(())
         });
-        Some((step, b.k + 1))
+        (step, b.k + 1)
     }
 
     /// An inlined call of procedure `idx`, as [`Lower::inlined`] lays it out: its

@@ -104,6 +104,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         scores: Vec::new(),
         no_direct: !direct,
         prompts: Vec::new(),
+        sunk: Vec::new(),
     };
     for (i, pr) in rs.procs.iter().enumerate() {
         let u = l.p.procs[i];
@@ -133,7 +134,9 @@ mod direct;
 mod direct_ops;
 mod expr;
 mod flow;
+mod fused;
 mod prompt;
+mod sink;
 mod typed;
 mod walk;
 
@@ -165,6 +168,9 @@ struct Lower<'r> {
     /// Values of prompts (`false`) and notes (`true`) to place after the unit's code,
     /// like scores (`prompt.rs`).
     prompts: Vec<(&'r Node, usize, bool, usize, u16)>,
+    /// Sunk `let`s of the direct blocks being built (`sink.rs`): a frame slot and the
+    /// closures standing for it.
+    sunk: Vec<(u16, super::direct::Direct, u32)>,
 }
 
 impl<'r> Lower<'r> {
