@@ -51,7 +51,25 @@ fn main() {
     let gave_up = vmprof::take_gave_up();
     let prog = rs.program();
     let total: u64 = hits.iter().sum::<u64>().max(1);
+    // A hook's dispatch code (its triggers' conditions, the calls of their bodies) has no
+    // place in a file: it is named after the hook, found as the unit whose code holds it.
+    let mut entries: Vec<(u32, usize)> = prog
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.entry, i))
+        .collect();
+    entries.sort_unstable();
+    let hook_of = |pc: usize| -> Option<String> {
+        let at = entries.partition_point(|(e, _)| *e as usize <= pc);
+        let (_, u) = *entries.get(at.checked_sub(1)?)?;
+        let h = prog.hooks.iter().position(|&x| x as usize == u)?;
+        Some(format!("hook dispatch {}", rs.hooks[h].name))
+    };
     let place = |pc: usize| {
+        if let Some(h) = hook_of(pc) {
+            return (h, 0);
+        }
         let loc = prog.locs[pc];
         let rule = rs
             .units
