@@ -1,0 +1,142 @@
+//! The board and move-set primitives that replace loops in the rules (`slide`,
+//! `outnumbered`, `moves_from`), called on a match built in the test: what each gives on
+//! the original board, its edge cases included.
+
+use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::value::Value;
+use fuba_engine::vm::Match;
+use fuba_tests::ruleset_path;
+
+/// A layer of the original edition with procedures that call the primitives.
+fn layer() -> Ruleset {
+    let text = r#"
+[meta]
+extends = "original.toml"
+
+[procedures.t_slide]
+params = "a: area, fwd: bool, n: int, stop: areas"
+do = "slide(a, home, fwd, n, stop)"
+
+[procedures.t_outnumbered]
+params = "a: area, b: area, c: area"
+do = '''
+# Away: two in a, one in b, one in c; home: one in a, one in b.
+place(away, a)
+place(away, a)
+place(away, b)
+place(away, c)
+place(home, a)
+place(home, b)
+[size(outnumbered(home)), size(outnumbered(away)), count(away, a) - count(home, a)]
+'''
+
+[procedures.t_moves_from]
+params = "a: area, b: area"
+do = '''
+place(home, a)
+place(home, b)
+let all = moves(home, a, adjacent(a)) | moves(home, b, adjacent(b))
+[size(all), size(moves_from(all, a)), size(moves_from(all, b)), size(moves_from(all, [])),
+ size(moves_from(all, [a, b]))]
+'''
+"#;
+    load_str(&ruleset_path("primitives-layer"), text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn call(rs: &Ruleset, name: &str, args: Vec<Value>) -> Value {
+    let idx = rs
+        .procs
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no procedure {name}"));
+    let mut m = Match::new(rs, 1);
+    m.call(idx as u16, args)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.message))
+}
+
+fn area(rs: &Ruleset, name: &str) -> Value {
+    Value::Area(
+        rs.board
+            .find(name)
+            .unwrap_or_else(|| panic!("no area {name}")),
+    )
+}
+
+fn names(rs: &Ruleset, v: &Value) -> Vec<String> {
+    let Value::Areas(s) = v else {
+        panic!("expected areas, found {v:?}")
+    };
+    let mut out: Vec<String> = s.iter().map(|a| rs.board.name(a).to_string()).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn slide_goes_straight_until_the_board_ends_the_links_run_out_or_a_stop_area() {
+    let rs = layer();
+    let slide = |from: &str, fwd: bool, n: i64, stop: &[&str]| {
+        let mut set = fuba_engine::board::AreaSet::EMPTY;
+        for s in stop {
+            set.insert(rs.board.find(s).unwrap());
+        }
+        let v = call(
+            &rs,
+            "t_slide",
+            vec![
+                area(&rs, from),
+                Value::Bool(fwd),
+                Value::Int(n),
+                Value::Areas(set),
+            ],
+        );
+        names(&rs, &v)
+    };
+    // Home attacks north: from its penalty area straight up the middle to the other end.
+    let all = slide("S_BOX", true, 8, &[]);
+    assert_eq!(all, ["CENTRE", "N_BOX", "N_FRONT", "S_FRONT"]);
+    // At most two links.
+    assert_eq!(slide("S_BOX", true, 2, &[]), ["CENTRE", "S_FRONT"]);
+    // The first stop area is included, nothing beyond it.
+    assert_eq!(slide("S_BOX", true, 8, &["CENTRE"]), ["CENTRE", "S_FRONT"]);
+    // Backward from the centre: toward home's own goal line.
+    assert_eq!(slide("CENTRE", false, 8, &[]), ["S_BOX", "S_FRONT"]);
+    // No link that way, no links allowed, or a negative number: nothing.
+    assert!(slide("N_BOX", true, 8, &[]).is_empty());
+    assert!(slide("S_BOX", true, 0, &[]).is_empty());
+    assert!(slide("S_BOX", true, -3, &[]).is_empty());
+}
+
+#[test]
+fn outnumbered_lists_the_areas_where_the_other_team_has_more_pieces() {
+    let rs = layer();
+    let v = call(
+        &rs,
+        "t_outnumbered",
+        vec![
+            area(&rs, "CENTRE"),
+            area(&rs, "N_FRONT"),
+            area(&rs, "S_FRONT"),
+        ],
+    );
+    // Home is outnumbered in CENTRE (2 to 1) and S_FRONT (1 to 0), not in N_FRONT (1 to 1);
+    // away nowhere.
+    assert_eq!(v, Value::List(vec![2, 0, 1].into()));
+}
+
+#[test]
+fn moves_from_keeps_the_moves_that_start_in_the_areas() {
+    let rs = layer();
+    let v = call(
+        &rs,
+        "t_moves_from",
+        vec![area(&rs, "CENTRE"), area(&rs, "S_BOX")],
+    );
+    let Value::List(l) = v else {
+        panic!("expected a list, found {v:?}")
+    };
+    let (all, a, b, none, both) = (l[0], l[1], l[2], l[3], l[4]);
+    assert!(a > 0 && b > 0, "{l:?}");
+    assert_eq!(a + b, all);
+    assert_eq!(none, 0);
+    assert_eq!(both, all);
+}
