@@ -26,6 +26,7 @@ pub mod notes;
 pub mod observe;
 mod offer;
 mod prims;
+mod prims_moves;
 mod prompt;
 mod quiet;
 mod schedule;

@@ -9,7 +9,7 @@ use crate::log::{EventKind, team_name};
 use crate::prims::Prim;
 use crate::ruleset::lookups::direction_name;
 use crate::state::{GONE, MatchState, OFF};
-use crate::value::{Dice, MoveSet, Team, Value};
+use crate::value::{Dice, Team, Value};
 
 impl Match<'_> {
     pub(super) fn count_in(&self, team: Team, s: AreaSet, field_only: bool) -> i64 {
@@ -24,21 +24,21 @@ impl Match<'_> {
         n
     }
 
-    fn team_v(&self, v: &Value, at: u32) -> Result<Team, Halt> {
+    pub(super) fn team_v(&self, v: &Value, at: u32) -> Result<Team, Halt> {
         match v {
             Value::Team(t) => Ok(*t),
             other => Err(self.error(at, format!("expected a team, found {other:?}"))),
         }
     }
 
-    fn int_v(&self, v: &Value, at: u32) -> Result<i64, Halt> {
+    pub(super) fn int_v(&self, v: &Value, at: u32) -> Result<i64, Halt> {
         match v {
             Value::Int(i) => Ok(*i),
             other => Err(self.error(at, format!("expected an integer, found {other:?}"))),
         }
     }
 
-    fn area_v(&self, v: &Value, at: u32) -> Result<AreaId, Halt> {
+    pub(super) fn area_v(&self, v: &Value, at: u32) -> Result<AreaId, Halt> {
         match v {
             Value::Area(a) => Ok(*a),
             Value::None => Err(self.error(at, "expected an area, found none (an unset variable?)")),
@@ -46,7 +46,7 @@ impl Match<'_> {
         }
     }
 
-    fn areas_v(&self, v: &Value, at: u32) -> Result<AreaSet, Halt> {
+    pub(super) fn areas_v(&self, v: &Value, at: u32) -> Result<AreaSet, Halt> {
         match v {
             Value::Areas(s) => Ok(*s),
             Value::Area(a) => Ok(AreaSet::one(*a)),
@@ -278,95 +278,13 @@ impl Match<'_> {
                 }
                 Value::None
             }
-            Prim::Moves => {
-                let t = self.team_v(&self.stack[base], at)?;
-                let from = self.area_v(&self.stack[base + 1], at)?;
-                let to = self.areas_v(&self.stack[base + 2], at)?;
-                let mut ms = MoveSet::default();
-                if self.st.pieces[t as usize].field_areas(true).has(from) {
-                    ms.field[from as usize] = to.minus(AreaSet::one(from));
-                }
-                self.new_moves(ms)
-            }
-            Prim::KeeperMoves => {
-                let t = self.team_v(&self.stack[base], at)?;
-                let to = self.areas_v(&self.stack[base + 1], at)?;
-                let pc = &self.st.pieces[t as usize];
-                let mut ms = MoveSet::default();
-                if pc.at[0] < GONE && pc.moved & 1 == 0 {
-                    ms.keeper = Some((pc.at[0], to.minus(AreaSet::one(pc.at[0]))));
-                }
-                self.new_moves(ms)
-            }
-            Prim::NoMoves => self.new_moves(MoveSet::default()),
-            Prim::UnmovedMoves => {
-                let ms = self.stack[base].clone();
-                let t = self.team_v(&self.stack[base + 1], at)?;
-                let Value::Moves(ms) = ms else {
-                    return Err(self.error(at, "expected a move set"));
-                };
-                let pc = &self.st.pieces[t as usize];
-                let live = pc.field_areas(true);
-                let mut out = (*ms).clone();
-                for (a, dests) in out.field.iter_mut().enumerate() {
-                    if !live.has(a as AreaId) {
-                        *dests = AreaSet::EMPTY;
-                    }
-                }
-                if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
-                    out.keeper = None;
-                }
-                self.new_moves(out)
-            }
-            Prim::MovesFrom => {
-                let Value::Moves(ms) = &self.stack[base] else {
-                    return Err(self.error(at, "expected a move set"));
-                };
-                let from = self.areas_v(&self.stack[base + 1], at)?;
-                let mut out = (**ms).clone();
-                for (a, dests) in out.field.iter_mut().enumerate() {
-                    if !from.has(a as AreaId) {
-                        *dests = AreaSet::EMPTY;
-                    }
-                }
-                if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
-                    out.keeper = None;
-                }
-                self.new_moves(out)
-            }
-            Prim::Outnumbered => {
-                let t = self.team_v(&self.stack[base], at)?;
-                let o = 1 - t;
-                let mut out = AreaSet::EMPTY;
-                for a in self.st.pieces[o as usize].occupied().iter() {
-                    let one = AreaSet::one(a);
-                    if self.count_in(o, one, false) > self.count_in(t, one, false) {
-                        out = out.union(one);
-                    }
-                }
-                Value::Areas(out)
-            }
-            Prim::Slide => {
-                let mut cur = AreaSet::one(self.area_v(&self.stack[base], at)?);
-                let t = self.team_v(&self.stack[base + 1], at)?;
-                let d = if as_bool(&self.stack[base + 2]) {
-                    Direction::Forward
-                } else {
-                    Direction::Backward
-                };
-                let n = self.int_v(&self.stack[base + 3], at)?;
-                let stop = self.areas_v(&self.stack[base + 4], at)?;
-                let mut out = AreaSet::EMPTY;
-                for _ in 0..n.max(0) {
-                    let next = board.step(cur, d, side(t));
-                    out = out.union(next);
-                    cur = next.minus(stop);
-                    if cur.is_empty() {
-                        break;
-                    }
-                }
-                Value::Areas(out)
-            }
+            Prim::Moves
+            | Prim::KeeperMoves
+            | Prim::NoMoves
+            | Prim::UnmovedMoves
+            | Prim::MovesFrom
+            | Prim::Outnumbered
+            | Prim::Slide => self.move_prim(p, base, at)?,
             Prim::BallArea => Value::Area(self.st.ball_area),
             Prim::BallValue => Value::Int(self.st.ball_value),
             Prim::SetBall => {

@@ -1,0 +1,111 @@
+//! The primitives of moves and runs at run time: move sets (`moves`, `keeper_moves`,
+//! `no_moves`, `unmoved_moves`, `moves_from`) and the straight runs a piece may make
+//! (`slide`, over the areas a team is `outnumbered` in). See [`crate::prims`] for their
+//! names and types; [`Match::prim`] hands them here.
+
+use super::machine::Match;
+use super::{Halt, as_bool};
+use crate::board::{AreaId, AreaSet, Direction};
+use crate::prims::Prim;
+use crate::state::{GONE, MatchState};
+use crate::value::{MoveSet, Value};
+
+impl Match<'_> {
+    /// The value of move and run primitive `p`, its arguments from `base` on the stack.
+    pub(super) fn move_prim(&mut self, p: Prim, base: usize, at: u32) -> Result<Value, Halt> {
+        let board = &self.rs.board;
+        let side = MatchState::side;
+        Ok(match p {
+            Prim::Moves => {
+                let t = self.team_v(&self.stack[base], at)?;
+                let from = self.area_v(&self.stack[base + 1], at)?;
+                let to = self.areas_v(&self.stack[base + 2], at)?;
+                let mut ms = MoveSet::default();
+                if self.st.pieces[t as usize].field_areas(true).has(from) {
+                    ms.field[from as usize] = to.minus(AreaSet::one(from));
+                }
+                self.new_moves(ms)
+            }
+            Prim::KeeperMoves => {
+                let t = self.team_v(&self.stack[base], at)?;
+                let to = self.areas_v(&self.stack[base + 1], at)?;
+                let pc = &self.st.pieces[t as usize];
+                let mut ms = MoveSet::default();
+                if pc.at[0] < GONE && pc.moved & 1 == 0 {
+                    ms.keeper = Some((pc.at[0], to.minus(AreaSet::one(pc.at[0]))));
+                }
+                self.new_moves(ms)
+            }
+            Prim::NoMoves => self.new_moves(MoveSet::default()),
+            Prim::UnmovedMoves => {
+                let ms = self.stack[base].clone();
+                let t = self.team_v(&self.stack[base + 1], at)?;
+                let Value::Moves(ms) = ms else {
+                    return Err(self.error(at, "expected a move set"));
+                };
+                let pc = &self.st.pieces[t as usize];
+                let live = pc.field_areas(true);
+                let mut out = (*ms).clone();
+                for (a, dests) in out.field.iter_mut().enumerate() {
+                    if !live.has(a as AreaId) {
+                        *dests = AreaSet::EMPTY;
+                    }
+                }
+                if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
+                    out.keeper = None;
+                }
+                self.new_moves(out)
+            }
+            Prim::MovesFrom => {
+                let Value::Moves(ms) = &self.stack[base] else {
+                    return Err(self.error(at, "expected a move set"));
+                };
+                let from = self.areas_v(&self.stack[base + 1], at)?;
+                let mut out = (**ms).clone();
+                for (a, dests) in out.field.iter_mut().enumerate() {
+                    if !from.has(a as AreaId) {
+                        *dests = AreaSet::EMPTY;
+                    }
+                }
+                if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
+                    out.keeper = None;
+                }
+                self.new_moves(out)
+            }
+            Prim::Outnumbered => {
+                let t = self.team_v(&self.stack[base], at)?;
+                let o = 1 - t;
+                let mut out = AreaSet::EMPTY;
+                for a in self.st.pieces[o as usize].occupied().iter() {
+                    let one = AreaSet::one(a);
+                    if self.count_in(o, one, false) > self.count_in(t, one, false) {
+                        out = out.union(one);
+                    }
+                }
+                Value::Areas(out)
+            }
+            Prim::Slide => {
+                let mut cur = AreaSet::one(self.area_v(&self.stack[base], at)?);
+                let t = self.team_v(&self.stack[base + 1], at)?;
+                let d = if as_bool(&self.stack[base + 2]) {
+                    Direction::Forward
+                } else {
+                    Direction::Backward
+                };
+                let n = self.int_v(&self.stack[base + 3], at)?;
+                let stop = self.areas_v(&self.stack[base + 4], at)?;
+                let mut out = AreaSet::EMPTY;
+                for _ in 0..n.max(0) {
+                    let next = board.step(cur, d, side(t));
+                    out = out.union(next);
+                    cur = next.minus(stop);
+                    if cur.is_empty() {
+                        break;
+                    }
+                }
+                Value::Areas(out)
+            }
+            _ => return Err(self.error(at, format!("{} is not a move primitive", p.name()))),
+        })
+    }
+}
