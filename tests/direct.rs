@@ -5,10 +5,9 @@
 //! expressions); and an expression that fails (an overflow, a division by zero) fails the
 //! same way, with the same message and place.
 
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::Value;
-use fuba_engine::vm::Match;
-use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, ruleset_path};
+use fuba_tests::{Agents, assert_plays_same, call_proc, edition, every_2024_option, layer};
 
 fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
     assert_plays_same(rs, seeds, agents, true, |m, on| m.m.set_direct(on));
@@ -48,21 +47,17 @@ do = '''
 if a / b + a > 3 and b > 0 { 1 } else { 2 }
 '''
 "#;
-    let path = ruleset_path("direct-failing-layer");
-    load_str(&path, text).unwrap_or_else(|e| panic!("{e}"))
+    layer("direct-failing-layer", text)
 }
 
 /// Calls procedure `name` of `rs` with integer arguments, direct expressions on or off.
 fn call(rs: &Ruleset, name: &str, args: &[i64], direct: bool) -> Result<Value, String> {
-    let idx = rs
-        .procs
-        .iter()
-        .position(|p| p.name == name)
-        .unwrap_or_else(|| panic!("no procedure {name}"));
-    let mut m = Match::new(rs, 1);
-    m.set_direct(direct);
-    m.call(idx as u16, args.iter().map(|a| Value::Int(*a)).collect())
-        .map_err(|e| format!("{} at {} in {}", e.message, e.place, e.rule))
+    call_proc(
+        rs,
+        name,
+        args.iter().map(|a| Value::Int(*a)).collect(),
+        direct,
+    )
 }
 
 #[test]
@@ -111,8 +106,7 @@ if b != 0 {
 } else { 0 }
 '''
 "#;
-    let path = ruleset_path("direct-sunk-layer");
-    load_str(&path, text).unwrap_or_else(|e| panic!("{e}"))
+    layer("direct-sunk-layer", text)
 }
 
 #[test]

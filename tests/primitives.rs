@@ -2,13 +2,12 @@
 //! `outnumbered`, `moves_from`), called on a match built in the test: what each gives on
 //! the original board, its edge cases included.
 
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::Value;
-use fuba_engine::vm::Match;
-use fuba_tests::ruleset_path;
+use fuba_tests::{call_proc, layer};
 
 /// A layer of the original edition with procedures that call the primitives.
-fn layer() -> Ruleset {
+fn primitives_layer() -> Ruleset {
     let text = r#"
 [meta]
 extends = "original.toml"
@@ -40,18 +39,11 @@ let all = moves(home, a, adjacent(a)) | moves(home, b, adjacent(b))
  size(moves_from(all, [a, b]))]
 '''
 "#;
-    load_str(&ruleset_path("primitives-layer"), text).unwrap_or_else(|e| panic!("{e}"))
+    layer("primitives-layer", text)
 }
 
 fn call(rs: &Ruleset, name: &str, args: Vec<Value>) -> Value {
-    let idx = rs
-        .procs
-        .iter()
-        .position(|p| p.name == name)
-        .unwrap_or_else(|| panic!("no procedure {name}"));
-    let mut m = Match::new(rs, 1);
-    m.call(idx as u16, args)
-        .unwrap_or_else(|e| panic!("{name}: {}", e.message))
+    call_proc(rs, name, args, true).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn area(rs: &Ruleset, name: &str) -> Value {
@@ -73,7 +65,7 @@ fn names(rs: &Ruleset, v: &Value) -> Vec<String> {
 
 #[test]
 fn slide_goes_straight_until_the_board_ends_the_links_run_out_or_a_stop_area() {
-    let rs = layer();
+    let rs = primitives_layer();
     let slide = |from: &str, fwd: bool, n: i64, stop: &[&str]| {
         let mut set = fuba_engine::board::AreaSet::EMPTY;
         for s in stop {
@@ -108,7 +100,7 @@ fn slide_goes_straight_until_the_board_ends_the_links_run_out_or_a_stop_area() {
 
 #[test]
 fn outnumbered_lists_the_areas_where_the_other_team_has_more_pieces() {
-    let rs = layer();
+    let rs = primitives_layer();
     let v = call(
         &rs,
         "t_outnumbered",
@@ -125,7 +117,7 @@ fn outnumbered_lists_the_areas_where_the_other_team_has_more_pieces() {
 
 #[test]
 fn moves_from_keeps_the_moves_that_start_in_the_areas() {
-    let rs = layer();
+    let rs = primitives_layer();
     let v = call(
         &rs,
         "t_moves_from",

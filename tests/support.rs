@@ -7,7 +7,9 @@ use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Game, Outcome};
 use fuba_engine::log::{Event, narrate};
-use fuba_engine::ruleset::{Ruleset, load_file, load_str_options};
+use fuba_engine::ruleset::{Ruleset, load_file, load_str, load_str_options};
+use fuba_engine::value::Value;
+use fuba_engine::vm::Match;
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -201,4 +203,29 @@ pub fn assert_plays_same(
             assert_eq!(c_on.ops, c_off.ops, "{what}: operations counted differ");
         }
     }
+}
+
+/// A ruleset layer given as text (it may `extends` an edition), loaded as if it were the
+/// file `NAME.toml` beside the editions.
+pub fn layer(name: &str, text: &str) -> Ruleset {
+    load_str(&ruleset_path(name), text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Calls procedure `name` of `rs` on a new match with the arguments, direct expressions on
+/// or off; a run-time error as "MESSAGE at PLACE in RULE".
+pub fn call_proc(
+    rs: &Ruleset,
+    name: &str,
+    args: Vec<Value>,
+    direct: bool,
+) -> Result<Value, String> {
+    let idx = rs
+        .procs
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no procedure {name}"));
+    let mut m = Match::new(rs, 1);
+    m.set_direct(direct);
+    m.call(idx as u16, args)
+        .map_err(|e| format!("{} at {} in {}", e.message, e.place, e.rule))
 }
