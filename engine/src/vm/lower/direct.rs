@@ -228,25 +228,7 @@ impl Lower<'_> {
                 built(d, k)
             }
             NodeKind::Modifiers { rows, .. } => self.modifiers(rows),
-            NodeKind::Hook(h, args) if self.rs.hooks[*h as usize].triggers.is_empty() => {
-                // A hook no trigger answers: its dispatch is one operation and gives 0.
-                let mut ds = Vec::with_capacity(args.len());
-                let mut k = 1;
-                for a in args.iter() {
-                    let a = self.direct(a)?;
-                    k += a.k;
-                    ds.push(a.d);
-                }
-                let args: Arc<[Direct]> = ds.into();
-                let f: F<i64> = Arc::new(move |m, base| {
-                    for a in args.iter() {
-                        a.value(m, base)?;
-                    }
-                    m.ops += 1;
-                    (m.ops <= m.limits.ops_per_stage).then_some(0)
-                });
-                built(Direct::Int(Src::Fn(f)), k)
-            }
+            NodeKind::Hook(h, args) => self.hook_call(*h as usize, args),
             NodeKind::Block(b) if self.in_score => self.block(b),
             NodeKind::Call(idx, args) => {
                 let inline = if self.in_score {
@@ -369,7 +351,7 @@ impl Lower<'_> {
     }
 
     /// A step putting the node's value in frame slot `dst` (a local is copied as it is).
-    fn bind(&mut self, dst: u16, n: &Node) -> Option<(Step, u32)> {
+    pub(super) fn bind(&mut self, dst: u16, n: &Node) -> Option<(Step, u32)> {
         let dst = dst as usize;
         if let NodeKind::Local(src) = n.kind
             && self.sunk_at(self.slot(src)).is_none()

@@ -131,6 +131,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
 }
 
 mod direct;
+mod direct_hook;
 mod direct_ops;
 mod expr;
 mod flow;
