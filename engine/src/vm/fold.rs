@@ -65,7 +65,18 @@ impl Fold<'_> {
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {
                 let and = matches!(n.kind, NodeKind::And(..));
                 // The second operand is not evaluated when the first decides.
-                let first = as_bool(&self.value_on(m, a, env, calls)?);
+                let Some(first) = self.value_on(m, a, env, calls) else {
+                    // The first unknown: the second decides alone when it is the deciding
+                    // value (`false` for `and`, `true` for `or`), the first cannot fail
+                    // and the second counts no call (it would be counted only sometimes).
+                    if !cannot_fail(a) {
+                        return None;
+                    }
+                    let mut inner = Vec::new();
+                    let second = as_bool(&self.value_on(m, b, env, &mut inner)?);
+                    return (inner.is_empty() && second != and).then_some(Value::Bool(second));
+                };
+                let first = as_bool(&first);
                 if first != and {
                     return Some(Value::Bool(first));
                 }
@@ -93,10 +104,15 @@ impl Fold<'_> {
                 }
                 Some(Value::List(list.into()))
             }
-            NodeKind::Call(idx, args) if self.inline.get(*idx as usize) == Some(&true) => {
+            NodeKind::Call(idx, args) if self.foldable_call(*idx as usize) => {
                 let p = &self.rs.procs[*idx as usize];
                 let [Stmt::Expr(body)] = &p.code.body.stmts[..] else {
                     return None;
+                };
+                let _nested = if self.inline.get(*idx as usize) == Some(&true) {
+                    None
+                } else {
+                    Some(Nested::enter()?)
                 };
                 // Arguments are evaluated before the call: each must be known, or have no
                 // effect and count no call, for the call to be left out.
@@ -120,6 +136,49 @@ impl Fold<'_> {
             }
             _ => None,
         }
+    }
+}
+
+impl Fold<'_> {
+    /// Whether a call of procedure `i` may be worked out now: inlined, or pure with a body
+    /// of one expression and no loop (its value then stands for the call, which counts as
+    /// made, as an inlined call's does): a skill's test `skills > 0 and ...` with no skills.
+    fn foldable_call(&self, i: usize) -> bool {
+        if self.inline.get(i) == Some(&true) {
+            return true;
+        }
+        let p = &self.rs.procs[i];
+        p.pure && p.code.body.stmts.len() == 1 && !super::inline::has_loop(&p.code.body)
+    }
+}
+
+/// The deepest nesting of calls that are not inlined worked out at once (inlined ones are
+/// bounded by [`super::inline`]): one, so that a chain of calls is still made, and bounded
+/// by the call depth, where it runs (`max_call_depth`), as before.
+const MAX_FOLD_DEPTH: u32 = 1;
+
+thread_local! {
+    /// How deep the calls being worked out are nested (on this thread).
+    static FOLD_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// One more call being worked out, while it lives (`None`: too deep).
+struct Nested;
+
+impl Nested {
+    fn enter() -> Option<Nested> {
+        FOLD_DEPTH.with(|d| {
+            (d.get() < MAX_FOLD_DEPTH).then(|| {
+                d.set(d.get() + 1);
+                Nested
+            })
+        })
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        FOLD_DEPTH.with(|d| d.set(d.get() - 1));
     }
 }
 
@@ -169,6 +228,29 @@ fn silent(n: &Node) -> bool {
             | NodeKind::And(..)
             | NodeKind::Or(..)
             | NodeKind::Bin(..) => false,
+            _ => true,
+        },
+    )
+}
+
+/// Whether evaluating the node can neither fail nor have an effect nor count a call: flags
+/// and comparisons of locals, constants, roles and state variables.
+fn cannot_fail(n: &Node) -> bool {
+    !any_in_node(
+        n,
+        |_| true,
+        |n| match &n.kind {
+            NodeKind::Const(_)
+            | NodeKind::Local(_)
+            | NodeKind::Var(_)
+            | NodeKind::Role(_)
+            | NodeKind::Not(_)
+            | NodeKind::And(..)
+            | NodeKind::Or(..) => false,
+            NodeKind::Bin(op, ..) => !matches!(
+                op,
+                Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::InAreas
+            ),
             _ => true,
         },
     )

@@ -83,9 +83,6 @@ impl Lower<'_> {
                 if calls.is_empty() {
                     return Some(Built { d, k: 1, exact });
                 }
-                if !self.in_score {
-                    return None;
-                }
                 // Known now, but the inlined procedures it calls are counted as called.
                 let calls: Arc<[u16]> = calls.into();
                 let step: Step = Arc::new(move |m, _| {
