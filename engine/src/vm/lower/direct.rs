@@ -83,6 +83,11 @@ impl Lower<'_> {
                 if calls.is_empty() {
                     return Some(Built { d, k: 1, exact });
                 }
+                // Outside scores and hooks' conditions the stack code's counted constant is
+                // cheaper than a closure tree around it (2024 with every option: +1.3%).
+                if !self.in_score && !self.counted_known {
+                    return None;
+                }
                 // Known now, but the inlined procedures it calls are counted as called.
                 let calls: Arc<[u16]> = calls.into();
                 let step: Step = Arc::new(move |m, _| {

@@ -72,7 +72,9 @@ impl Lower<'_> {
                 })
                 .collect();
             let outer = std::mem::replace(&mut self.map, map);
+            let counted = std::mem::replace(&mut self.counted_known, true);
             let b = self.direct(cond);
+            self.counted_known = counted;
             self.map = outer;
             let b = b?;
             let Direct::Bool(c) = b.d else {

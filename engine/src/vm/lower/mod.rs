@@ -95,6 +95,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         inline: super::inline::plan(rs, super::inline::INLINE_NODES, false),
         inline_scores: super::inline::plan(rs, super::inline::INLINE_SCORE_NODES, true),
         in_score: false,
+        counted_known: false,
         map: Vec::new(),
         quiet: &quiet,
         loc: Loc::default(),
@@ -151,6 +152,9 @@ struct Lower<'r> {
     inline_scores: Vec<bool>,
     /// Whether a `prefer` score is being lowered.
     in_score: bool,
+    /// Whether a known value that counts calls may be a direct operand (a hook's trigger
+    /// conditions worked out at its call, `direct_hook.rs`).
+    counted_known: bool,
     /// Where the IR's local slots are in the frame (empty: where they say): an inlined
     /// body's locals live above its caller's, or are the caller's locals it was given.
     map: Vec<u16>,
