@@ -191,6 +191,11 @@ pub enum Ins {
     /// the flag, else skip the stack code after this instruction (to the first target);
     /// when the closures give up, that code runs.
     DirectBranch(u16, bool, u32, u32),
+    /// A direct expression whose value the stack code stores into a local ([`Ins::Direct`]
+    /// and the `Store` its skip lands on): the value stored into the local (the second
+    /// operand) and the run goes on at the target, after the `Store`; when the closures give
+    /// up, the stack code after this instruction runs, `Store` included.
+    DirectTo(u16, u16, u32),
 }
 
 /// Typed instructions' operands from this number up are team roles, not locals.

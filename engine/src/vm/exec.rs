@@ -231,8 +231,18 @@ impl Match<'_> {
                         }
                     }
                 }
+                Ins::DirectTo(d, s, next) if self.direct => {
+                    let ops = self.ops;
+                    if let Some(v) = prog.directs[d as usize].value(self, base) {
+                        self.direct_done();
+                        self.stack[base + s as usize] = v;
+                        pc = next;
+                    } else {
+                        self.direct_gave_up(at, ops);
+                    }
+                }
                 // Off (`Match::set_direct`): the stack code after it runs.
-                Ins::Direct(..) | Ins::DirectBranch(..) => {}
+                Ins::Direct(..) | Ins::DirectBranch(..) | Ins::DirectTo(..) => {}
                 Ins::IterNext(h, s, t) => match self.next_item(base + h as usize) {
                     Some(item) => self.stack[base + s as usize] = item,
                     None => pc = t,

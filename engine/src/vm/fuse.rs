@@ -32,6 +32,34 @@ pub fn fuse(p: &mut Program) {
     }
     pairs(code);
     branches(code);
+    stores(code);
+}
+
+/// A direct expression whose value is stored into a local at once (`let x = e`, `set x =
+/// e`): stored by the direct instruction itself ([`Ins::DirectTo`]), the `Store` kept in
+/// place for the stack code. A `StoreLocal` (the store and the push of the next local) only
+/// when the instruction after it pushes locals and cannot fail or jump: going on there
+/// then does what the `StoreLocal`'s path does.
+fn stores(code: &mut [Ins]) {
+    for i in 0..code.len() {
+        let Ins::Direct(d, skip) = code[i] else {
+            continue;
+        };
+        let plain = |k: usize| {
+            matches!(
+                code.get(k),
+                Some(Ins::Local(_) | Ins::Local2(..) | Ins::LocalInt(..) | Ins::LocalRole(..))
+            )
+        };
+        let to = skip as usize;
+        match code.get(to) {
+            Some(Ins::Store(s)) => code[i] = Ins::DirectTo(d, *s, skip + 1),
+            Some(Ins::StoreLocal(s, _)) if plain(to + 1) => {
+                code[i] = Ins::DirectTo(d, *s, skip + 1);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A boolean made only to be jumped with to a `JumpIfFalse` (the value of `a and b` used as
