@@ -6,21 +6,28 @@
 use crate::ir::{Block, NodeKind, Stmt, any_in};
 use crate::ruleset::Ruleset;
 
+use super::quiet::Quiet;
+
 /// Largest body (in IR nodes, inlined callees included) that is inlined. A procedure with a
 /// loop is never inlined outside scores: it is remembered instead (the memo pays more than
 /// the call costs: 2024's `offside_areas` inlined costs 7% more instructions per match).
 pub const INLINE_NODES: usize = 64;
 /// Largest body inlined into a `prefer` score, which runs once for every option offered.
-pub const INLINE_SCORE_NODES: usize = 160;
+pub const INLINE_SCORE_NODES: usize = 320;
 
 /// For each procedure, whether its calls are inlined, for bodies of at most `limit` nodes;
 /// with `remembered`, a procedure with a loop is inlined too (into `prefer` scores).
-pub fn plan(rs: &Ruleset, limit: usize, remembered: bool) -> Vec<bool> {
+///
+/// With `scores` (the quiet code of the ruleset), the plan is for `prefer` scores, where
+/// nothing is logged or counted: a quiet procedure is inlined there even when it is not
+/// pure, and its modifier lists and hooks with it (a modifier list's start-area rows are
+/// then worked out beside the score's other expressions instead of behind a call).
+pub fn plan(rs: &Ruleset, limit: usize, remembered: bool, scores: Option<&Quiet>) -> Vec<bool> {
     let mut size: Vec<Option<Option<usize>>> = vec![None; rs.procs.len()];
     (0..rs.procs.len())
         .map(|i| {
             (remembered || !has_loop(&rs.procs[i].code.body))
-                && inlined_size(rs, i, &mut size, 0, limit).is_some()
+                && inlined_size(rs, i, &mut size, 0, limit, scores).is_some()
         })
         .collect()
 }
@@ -32,13 +39,15 @@ fn inlined_size(
     memo: &mut Vec<Option<Option<usize>>>,
     depth: usize,
     limit: usize,
+    scores: Option<&Quiet>,
 ) -> Option<usize> {
     if let Some(known) = memo[i] {
         return known;
     }
     let p = &rs.procs[i];
     let mut r = None;
-    if p.pure && depth < 8 {
+    let admitted = p.pure || scores.is_some_and(|q| q.proc(i));
+    if admitted && depth < 8 {
         // Mark as not inlined while it is measured: a cycle is never inlined.
         memo[i] = Some(None);
         let mut size = 0;
@@ -55,7 +64,7 @@ fn inlined_size(
                 size += 1;
                 let refused = match &n.kind {
                     NodeKind::Call(idx, _) => {
-                        match inlined_size(rs, *idx as usize, memo, depth + 1, limit) {
+                        match inlined_size(rs, *idx as usize, memo, depth + 1, limit, scores) {
                             Some(s) => {
                                 size += s;
                                 false
@@ -68,12 +77,11 @@ fn inlined_size(
                             }
                         }
                     }
+                    NodeKind::Modifiers { .. } | NodeKind::Hook(..) => scores.is_none(),
                     NodeKind::Table(..)
                     | NodeKind::ChooseFrom { .. }
                     | NodeKind::ChooseArms { .. }
-                    | NodeKind::Roll { .. }
-                    | NodeKind::Modifiers { .. }
-                    | NodeKind::Hook(..) => true,
+                    | NodeKind::Roll { .. } => true,
                     _ => false,
                 };
                 refused || size > limit

@@ -61,6 +61,11 @@ impl Quiet {
         )
     }
 
+    /// Whether procedure `i` is quiet.
+    pub fn proc(&self, i: usize) -> bool {
+        self.procs[i]
+    }
+
     /// Whether evaluating the node leaves the state unchanged.
     pub fn node(&self, n: &Node) -> bool {
         !any_in_node(

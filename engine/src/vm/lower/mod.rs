@@ -92,8 +92,13 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
     let mut l = Lower {
         p,
         rs,
-        inline: super::inline::plan(rs, super::inline::INLINE_NODES, false),
-        inline_scores: super::inline::plan(rs, super::inline::INLINE_SCORE_NODES, true),
+        inline: super::inline::plan(rs, super::inline::INLINE_NODES, false, None),
+        inline_scores: super::inline::plan(
+            rs,
+            super::inline::INLINE_SCORE_NODES,
+            true,
+            Some(&quiet),
+        ),
         in_score: false,
         counted_known: false,
         map: Vec::new(),
