@@ -1,5 +1,5 @@
 //! The board and move-set primitives that replace loops in the rules (`slide`,
-//! `outnumbered`, `moves_from`), called on a match built in the test: what each gives on
+//! `outnumbered`, `moves_from`, `moves_to`), called on a match built in the test: what each gives on
 //! the original board, its edge cases included.
 
 use fuba_engine::ruleset::Ruleset;
@@ -37,6 +37,19 @@ place(home, b)
 let all = moves(home, a, adjacent(a)) | moves(home, b, adjacent(b))
 [size(all), size(moves_from(all, a)), size(moves_from(all, b)), size(moves_from(all, [])),
  size(moves_from(all, [a, b]))]
+'''
+
+[procedures.t_moves_to]
+params = "a: area, b: area, k: area, c: area"
+do = '''
+place(home, a)
+place(home, b)
+place_keeper(home, k)
+let all = moves(home, a, adjacent(a)) | moves(home, b, adjacent(b)) | keeper_moves(home, adjacent(k))
+let keeper = keeper_moves(home, adjacent(k))
+[size(all), size(moves_to(all, all_areas())), size(moves_to(all, [])), size(moves_to(all, c)),
+ size(moves_to(all, a)), size(moves_to(keeper, a)), size(moves_to(keeper, c)),
+ size(moves_to(moves_from(all, b), c))]
 '''
 "#;
     layer("primitives-layer", text)
@@ -131,4 +144,38 @@ fn moves_from_keeps_the_moves_that_start_in_the_areas() {
     assert_eq!(a + b, all);
     assert_eq!(none, 0);
     assert_eq!(both, all);
+}
+
+#[test]
+fn moves_to_keeps_the_moves_that_end_in_the_areas() {
+    let rs = primitives_layer();
+    let v = call(
+        &rs,
+        "t_moves_to",
+        vec![
+            area(&rs, "CENTRE"),
+            area(&rs, "S_BOX"),
+            area(&rs, "S_FRONT"),
+            area(&rs, "S_WEST_WING"),
+        ],
+    );
+    let Value::List(l) = v else {
+        panic!("expected a list, found {v:?}")
+    };
+    let (all, every, none, wing, centre) = (l[0], l[1], l[2], l[3], l[4]);
+    let (keeper_centre, keeper_wing, from_box_wing) = (l[5], l[6], l[7]);
+    assert!(all > 0, "{l:?}");
+    // Every area keeps every move; no area keeps none.
+    assert_eq!(every, all);
+    assert_eq!(none, 0);
+    // S_WEST_WING is one link from CENTRE (sideways), S_BOX (diagonal) and the goalkeeper's
+    // S_FRONT (sideways): three moves end there, the goalkeeper's among them.
+    assert_eq!(wing, 3, "{l:?}");
+    assert_eq!(keeper_wing, 1);
+    // CENTRE: from S_FRONT (the goalkeeper, straight) only; a piece never moves to where it
+    // stands, and S_BOX is not next to CENTRE.
+    assert_eq!(centre, 1, "{l:?}");
+    assert_eq!(keeper_centre, 1);
+    // Narrowed by start and by end: S_BOX to S_WEST_WING.
+    assert_eq!(from_box_wing, 1);
 }

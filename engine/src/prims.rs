@@ -91,6 +91,7 @@ prims! {
     NoMoves = "no_moves"() -> Moves: "The empty move set.";
     UnmovedMoves = "unmoved_moves"(Moves, Team) -> Moves: "The moves of a move set that pieces of the team not yet moved can still make.";
     MovesFrom = "moves_from"(Moves, Areas) -> Moves: "The moves of a move set that start in one of the areas (the goalkeeper's too): a move set worked out once, narrowed to the areas a piece may still leave.";
+    MovesTo = "moves_to"(Moves, Areas) -> Moves: "The moves of a move set that end in one of the areas (the goalkeeper's too): a move set worked out once, narrowed to where a piece may still go.";
     // The ball.
     BallArea = "ball_area"() -> Area: "The area of the ball.";
     BallValue = "ball_value"() -> Int: "The ball value.";

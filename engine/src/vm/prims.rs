@@ -283,6 +283,7 @@ impl Match<'_> {
             | Prim::NoMoves
             | Prim::UnmovedMoves
             | Prim::MovesFrom
+            | Prim::MovesTo
             | Prim::Outnumbered
             | Prim::Slide => self.move_prim(p, base, at)?,
             Prim::BallArea => Value::Area(self.st.ball_area),

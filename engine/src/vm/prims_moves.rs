@@ -1,5 +1,5 @@
 //! The primitives of moves and runs at run time: move sets (`moves`, `keeper_moves`,
-//! `no_moves`, `unmoved_moves`, `moves_from`) and the straight runs a piece may make
+//! `no_moves`, `unmoved_moves`, `moves_from`, `moves_to`) and the straight runs a piece may make
 //! (`slide`, over the areas a team is `outnumbered` in). See [`crate::prims`] for their
 //! names and types; [`Match::prim`] hands them here.
 
@@ -69,6 +69,20 @@ impl Match<'_> {
                 }
                 if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
                     out.keeper = None;
+                }
+                self.new_moves(out)
+            }
+            Prim::MovesTo => {
+                let Value::Moves(ms) = &self.stack[base] else {
+                    return Err(self.error(at, "expected a move set"));
+                };
+                let to = self.areas_v(&self.stack[base + 1], at)?;
+                let mut out = (**ms).clone();
+                for dests in out.field.iter_mut() {
+                    *dests = dests.inter(to);
+                }
+                if let Some((_, dests)) = &mut out.keeper {
+                    *dests = dests.inter(to);
                 }
                 self.new_moves(out)
             }
