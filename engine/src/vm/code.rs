@@ -86,6 +86,9 @@ pub enum Ins {
     MatchArm(u16, u32, u32),
     /// No arm of a `match` fitted the local: an error.
     NoArm(u16),
+    /// Jump to the arm of a `match` whose patterns are all names: the local's arm found in
+    /// the table ([`Program::match_tables`]) in one look-up, not tested arm by arm.
+    MatchJump(u16, u32),
     /// Pop the options and the team; a decision ([`Program::decisions`]).
     ChooseFrom(u32),
     /// Pop one boolean per arm (its guard) and the team; a decision. The picked arm's
@@ -329,6 +332,8 @@ pub struct Program {
     pub pats: Vec<Box<[Pat]>>,
     /// Jump tables of `choose { ... }` arms.
     pub jumps: Vec<Box<[u32]>>,
+    /// Jump tables of `match`es on names ([`Ins::MatchJump`]).
+    pub match_tables: Vec<MatchTable>,
     /// Decisions.
     pub decisions: Vec<DecisionSite>,
     /// Rolls.
@@ -353,3 +358,29 @@ pub const ITER_SLOTS: u16 = 3;
 pub const REPEAT_SLOTS: u16 = 2;
 /// How many values a modifier list keeps in its hidden locals.
 pub const MOD_SLOTS: u16 = 2;
+
+/// Where a `match` on names goes for each name its arms name ([`Ins::MatchJump`]): the
+/// first arm naming it, as testing the arms in order would find.
+#[derive(Debug, Clone, Default)]
+pub struct MatchTable {
+    /// The names, sorted.
+    pub names: Box<[Sym]>,
+    /// The arm's code for each name.
+    pub targets: Box<[u32]>,
+    /// Where any other value goes (an arm matching anything, or the error of no arm).
+    pub other: u32,
+}
+
+impl MatchTable {
+    /// Where the value goes.
+    #[inline]
+    pub fn target(&self, v: &Value) -> u32 {
+        match v {
+            Value::Str(s) => self
+                .names
+                .binary_search(s)
+                .map_or(self.other, |i| self.targets[i]),
+            _ => self.other,
+        }
+    }
+}

@@ -110,6 +110,9 @@ impl Match<'_> {
                     let v = self.var(scope, i, t).clone();
                     self.stack.push(v);
                 }
+                Ins::MatchJump(s, tb) => {
+                    pc = prog.match_tables[tb as usize].target(&self.stack[base + s as usize]);
+                }
                 Ins::MatchArm(s, g, t) => {
                     let v = &self.stack[base + s as usize];
                     let hit = prog.pats[g as usize].iter().any(|p| match p {

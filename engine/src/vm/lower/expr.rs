@@ -6,7 +6,7 @@ use fuba_grammar::ast::Quant;
 use super::super::code::*;
 use super::Lower;
 use crate::ir::*;
-use crate::value::Value;
+use crate::value::{Sym, Value};
 
 impl<'r> Lower<'r> {
     pub(super) fn konst(&mut self, v: &Value) {
@@ -203,18 +203,38 @@ impl<'r> Lower<'r> {
                 };
                 self.loc = loc;
                 let mut ends = Vec::with_capacity(arms.len());
-                for (pats, value) in arms.iter() {
-                    let g = self.p.pats.len() as u32;
-                    self.p.pats.push(pats.clone());
+                if let Some((names, arm_of, other)) = name_table(arms) {
+                    // Many names: one look-up jumps to the arm.
+                    let tb = self.p.match_tables.len();
+                    self.p.match_tables.push(MatchTable::default());
+                    self.emit(Ins::MatchJump(h, tb as u32));
+                    let mut starts = Vec::with_capacity(arms.len());
+                    for (_, value) in arms.iter() {
+                        starts.push(self.here());
+                        self.expr(value);
+                        ends.push(self.emit(Ins::Jump(0)));
+                    }
                     self.loc = loc;
-                    let next = self.emit(Ins::MatchArm(h, g, 0));
-                    self.expr(value);
-                    ends.push(self.emit(Ins::Jump(0)));
-                    let to = self.here();
-                    self.patch(next, to);
+                    let no_arm = self.emit(Ins::NoArm(h)) as u32;
+                    self.p.match_tables[tb] = MatchTable {
+                        names,
+                        targets: arm_of.iter().map(|&a| starts[a]).collect(),
+                        other: other.map_or(no_arm, |a| starts[a]),
+                    };
+                } else {
+                    for (pats, value) in arms.iter() {
+                        let g = self.p.pats.len() as u32;
+                        self.p.pats.push(pats.clone());
+                        self.loc = loc;
+                        let next = self.emit(Ins::MatchArm(h, g, 0));
+                        self.expr(value);
+                        ends.push(self.emit(Ins::Jump(0)));
+                        let to = self.here();
+                        self.patch(next, to);
+                    }
+                    self.loc = loc;
+                    self.emit(Ins::NoArm(h));
                 }
-                self.loc = loc;
-                self.emit(Ins::NoArm(h));
                 let to = self.here();
                 for e in ends {
                     self.patch(e, to);
@@ -424,4 +444,41 @@ impl<'r> Lower<'r> {
             NodeKind::Block(b) => self.block_value(b),
         }
     }
+}
+
+/// The fewest arms a `match` on names has to have to be worth a table: fewer are tested in
+/// turn.
+const MATCH_TABLE_ARMS: usize = 6;
+
+/// A `match` whose patterns are all names (an arm matching anything allowed) as a table:
+/// the names sorted, the arm each goes to (the first naming it, as testing in order finds),
+/// and the arm matching anything, if any (the arms after it are never reached). `None`:
+/// too few arms, or another kind of pattern: tested arm by arm.
+type NameTable = (Box<[Sym]>, Vec<usize>, Option<usize>);
+
+fn name_table(arms: &[(Box<[Pat]>, Node)]) -> Option<NameTable> {
+    if arms.len() < MATCH_TABLE_ARMS {
+        return None;
+    }
+    let mut map: Vec<(Sym, usize)> = Vec::new();
+    let mut other = None;
+    'arms: for (i, (pats, _)) in arms.iter().enumerate() {
+        for p in pats.iter() {
+            match p {
+                Pat::Value(Value::Str(s)) => {
+                    if !map.iter().any(|(x, _)| x == s) {
+                        map.push((*s, i));
+                    }
+                }
+                Pat::Any => {
+                    other = Some(i);
+                    break 'arms;
+                }
+                _ => return None,
+            }
+        }
+    }
+    map.sort_unstable();
+    let names = map.iter().map(|(s, _)| *s).collect();
+    Some((names, map.into_iter().map(|(_, a)| a).collect(), other))
 }
