@@ -38,46 +38,27 @@ impl Match<'_> {
             }
             Prim::NoMoves => self.new_moves(MoveSet::default()),
             Prim::UnmovedMoves => {
-                let ms = self.stack[base].clone();
                 let t = self.team_v(&self.stack[base + 1], at)?;
-                let Value::Moves(ms) = ms else {
-                    return Err(self.error(at, "expected a move set"));
-                };
+                let mut out = self.moves_arg(base, at)?;
                 let pc = &self.st.pieces[t as usize];
-                let live = pc.field_areas(true);
-                let mut out = (*ms).clone();
-                for (a, dests) in out.field.iter_mut().enumerate() {
-                    if !live.has(a as AreaId) {
-                        *dests = AreaSet::EMPTY;
-                    }
-                }
+                keep_from(&mut out, pc.field_areas(true));
                 if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
                     out.keeper = None;
                 }
                 self.new_moves(out)
             }
             Prim::MovesFrom => {
-                let Value::Moves(ms) = &self.stack[base] else {
-                    return Err(self.error(at, "expected a move set"));
-                };
+                let mut out = self.moves_arg(base, at)?;
                 let from = self.areas_v(&self.stack[base + 1], at)?;
-                let mut out = (**ms).clone();
-                for (a, dests) in out.field.iter_mut().enumerate() {
-                    if !from.has(a as AreaId) {
-                        *dests = AreaSet::EMPTY;
-                    }
-                }
+                keep_from(&mut out, from);
                 if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
                     out.keeper = None;
                 }
                 self.new_moves(out)
             }
             Prim::MovesTo => {
-                let Value::Moves(ms) = &self.stack[base] else {
-                    return Err(self.error(at, "expected a move set"));
-                };
+                let mut out = self.moves_arg(base, at)?;
                 let to = self.areas_v(&self.stack[base + 1], at)?;
-                let mut out = (**ms).clone();
                 for dests in out.field.iter_mut() {
                     *dests = dests.inter(to);
                 }
@@ -121,5 +102,24 @@ impl Match<'_> {
             }
             _ => return Err(self.error(at, format!("{} is not a move primitive", p.name()))),
         })
+    }
+}
+
+impl Match<'_> {
+    /// The move set in stack slot `slot`, copied to be narrowed.
+    fn moves_arg(&self, slot: usize, at: u32) -> Result<MoveSet, Halt> {
+        match &self.stack[slot] {
+            Value::Moves(ms) => Ok((**ms).clone()),
+            _ => Err(self.error(at, "expected a move set")),
+        }
+    }
+}
+
+/// Keeps the field moves that start in one of the areas.
+fn keep_from(ms: &mut MoveSet, from: AreaSet) {
+    for (a, dests) in ms.field.iter_mut().enumerate() {
+        if !from.has(a as AreaId) {
+            *dests = AreaSet::EMPTY;
+        }
     }
 }
