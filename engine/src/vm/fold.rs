@@ -28,8 +28,8 @@ impl Fold<'_> {
     /// `env` holds the known values of the locals (an inlined body's arguments).
     pub fn value(&self, n: &Node, env: &[Option<Value>], calls: &mut Vec<u16>) -> Option<Value> {
         let empty = Program::default();
-        let mut m = Match::with_program(self.rs, &empty, 0);
-        self.value_on(&mut m, n, env, calls)
+        let mut on = On::Lazy(self.rs, &empty, None);
+        self.value_in(&mut on, n, env, calls)
     }
 
     /// [`Fold::value`], working the primitives out on `m`'s operand stack (left as found):
@@ -41,14 +41,25 @@ impl Fold<'_> {
         env: &[Option<Value>],
         calls: &mut Vec<u16>,
     ) -> Option<Value> {
+        self.value_in(&mut On::Live(m), n, env, calls)
+    }
+
+    fn value_in(
+        &self,
+        m: &mut On<'_, '_>,
+        n: &Node,
+        env: &[Option<Value>],
+        calls: &mut Vec<u16>,
+    ) -> Option<Value> {
         match &n.kind {
             NodeKind::Const(v) => Some(v.clone()),
             NodeKind::Local(s) => env.get(*s as usize).cloned().flatten(),
             NodeKind::Prim(p, args) if constant_prim(*p) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args.iter() {
-                    vals.push(self.value_on(m, a, env, calls)?);
+                    vals.push(self.value_in(m, a, env, calls)?);
                 }
+                let m = m.get();
                 let depth = m.stack.len();
                 m.stack.extend(vals);
                 let ok = m.prim(*p, 0).is_ok() && m.stack.len() == depth + 1;
@@ -57,15 +68,15 @@ impl Fold<'_> {
                 v
             }
             NodeKind::Bin(op, a, b) if !matches!(op, Op::MovesUnion) => {
-                let x = self.value_on(m, a, env, calls)?;
-                let y = self.value_on(m, b, env, calls)?;
-                m.binop(*op, x, y, 0).ok()
+                let x = self.value_in(m, a, env, calls)?;
+                let y = self.value_in(m, b, env, calls)?;
+                m.get().binop(*op, x, y, 0).ok()
             }
-            NodeKind::Not(x) => Some(Value::Bool(!as_bool(&self.value_on(m, x, env, calls)?))),
+            NodeKind::Not(x) => Some(Value::Bool(!as_bool(&self.value_in(m, x, env, calls)?))),
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {
                 let and = matches!(n.kind, NodeKind::And(..));
                 // The second operand is not evaluated when the first decides.
-                let Some(first) = self.value_on(m, a, env, calls) else {
+                let Some(first) = self.value_in(m, a, env, calls) else {
                     // The first unknown: the second decides alone when it is the deciding
                     // value (`false` for `and`, `true` for `or`), the first cannot fail
                     // and the second counts no call (it would be counted only sometimes).
@@ -73,19 +84,19 @@ impl Fold<'_> {
                         return None;
                     }
                     let mut inner = Vec::new();
-                    let second = as_bool(&self.value_on(m, b, env, &mut inner)?);
+                    let second = as_bool(&self.value_in(m, b, env, &mut inner)?);
                     return (inner.is_empty() && second != and).then_some(Value::Bool(second));
                 };
                 let first = as_bool(&first);
                 if first != and {
                     return Some(Value::Bool(first));
                 }
-                Some(Value::Bool(as_bool(&self.value_on(m, b, env, calls)?)))
+                Some(Value::Bool(as_bool(&self.value_in(m, b, env, calls)?)))
             }
             NodeKind::AreaList(items) => {
                 let mut set = AreaSet::EMPTY;
                 for i in items.iter() {
-                    set = set.union(match self.value_on(m, i, env, calls)? {
+                    set = set.union(match self.value_in(m, i, env, calls)? {
                         Value::Area(a) => AreaSet::one(a),
                         Value::Areas(s) => s,
                         Value::None => AreaSet::EMPTY,
@@ -97,7 +108,7 @@ impl Fold<'_> {
             NodeKind::IntList(items) => {
                 let mut list = Vec::with_capacity(items.len());
                 for i in items.iter() {
-                    match self.value_on(m, i, env, calls)? {
+                    match self.value_in(m, i, env, calls)? {
                         Value::Int(x) => list.push(x),
                         _ => return None,
                     }
@@ -120,7 +131,7 @@ impl Fold<'_> {
                 let mut counted = Vec::new();
                 for (i, a) in args.iter().enumerate() {
                     let mut c = Vec::new();
-                    match self.value_on(m, a, env, &mut c) {
+                    match self.value_in(m, a, env, &mut c) {
                         Some(v) => {
                             inner[i] = Some(v);
                             counted.extend(c);
@@ -130,11 +141,33 @@ impl Fold<'_> {
                     }
                 }
                 counted.push(*idx);
-                let v = self.value_on(m, body, &inner, &mut counted)?;
+                let v = self.value_in(m, body, &inner, &mut counted)?;
                 calls.extend(counted);
                 Some(v)
             }
             _ => None,
+        }
+    }
+}
+
+/// The match the primitives and operators are worked out on: the running one, or one made
+/// only when a primitive or an operator is first worked out. Making a match costs more
+/// than folding: made for every expression tried, it was 137 M of the 141 M instructions
+/// folding took when the 2024 rules were compiled, though most expressions fold nowhere.
+enum On<'m, 'a> {
+    /// A running match.
+    Live(&'m mut Match<'a>),
+    /// A match of no program, made when first needed.
+    Lazy(&'a Ruleset, &'a Program, Option<Box<Match<'a>>>),
+}
+
+impl<'a> On<'_, 'a> {
+    fn get(&mut self) -> &mut Match<'a> {
+        match self {
+            On::Live(m) => m,
+            On::Lazy(rs, prog, m) => {
+                m.get_or_insert_with(|| Box::new(Match::with_program(rs, prog, 0)))
+            }
         }
     }
 }
