@@ -8,7 +8,7 @@ use fuba_engine::replay::{Divergence, ReplayReport, Verdict, read_log, replay};
 use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
 
-use crate::{CliError, CliResult, Format, editions, load_rules};
+use crate::{CliError, CliResult, Format, editions};
 
 /// Options of `fuba replay`.
 #[derive(Args, Debug)]
@@ -51,14 +51,31 @@ pub(crate) fn rules_for_log(rules: Option<&str>, header: &LogHeader) -> Result<S
     }
 }
 
+/// The ruleset to replay a log under ([`rules_for_log`]) with the match options its header
+/// records set again, and the name it was given by.
+pub(crate) fn ruleset_for_log(
+    rules: Option<&str>,
+    header: &LogHeader,
+) -> Result<(String, Ruleset), CliError> {
+    let arg = rules_for_log(rules, header)?;
+    let rs = crate::editions::load_rules_with(&arg, &header.options).map_err(|e| match e {
+        CliError::Failure(m) if !header.options.is_empty() => CliError::Failure(format!(
+            "{m}: the log was played with the match options {} (its header records them), \
+             which the rules it is replayed under must offer",
+            header.options.join(", ")
+        )),
+        e => e,
+    })?;
+    Ok((arg, rs))
+}
+
 /// Runs `fuba replay`.
 pub fn run(a: ReplayArgs) -> CliResult {
     let text = read_text(&a.log)?;
     let shown = if a.log == "-" { "<stdin>" } else { &a.log };
     let (header, events) =
         read_log(&text).map_err(|m| CliError::Failure(format!("{shown}: {m}")))?;
-    let rules_arg = rules_for_log(a.rules.as_deref(), &header)?;
-    let rs = load_rules(&rules_arg)?;
+    let (rules_arg, rs) = ruleset_for_log(a.rules.as_deref(), &header)?;
     let report = replay(&rs, &header, &events);
 
     let mut out = BufWriter::new(io::stdout().lock());

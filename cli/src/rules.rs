@@ -62,7 +62,9 @@ pub enum RulesCommand {
         /// Every procedure with its rulebook section and parameters.
         #[arg(long, group = "what")]
         procedures: bool,
-        /// Every trigger (skills, weather, house rules), grouped by the hook it attaches to.
+        /// The skills: each with its cost and other fields, when it can be played and what
+        /// it does (the rulebook's words); with --verbose also where each is played and
+        /// every trigger (skills, weather, house rules) grouped by the hook it attaches to.
         #[arg(long, group = "what")]
         skills: bool,
         /// The options a match can be played with.
@@ -72,6 +74,9 @@ pub enum RulesCommand {
         /// for declining included: `done`, `no`, `none`...).
         #[arg(long, group = "what")]
         decisions: bool,
+        /// With --skills: also where each skill is played and every trigger by hook.
+        #[arg(long, requires = "skills")]
+        verbose: bool,
         /// `table`: aligned text; `json`: the same as data.
         #[arg(long, short, value_enum, default_value_t = Format::Table)]
         format: Format,
@@ -134,6 +139,8 @@ Examples:
   fuba rules show original --table special_event
   fuba rules show rulesets/examples/cautious-referee.toml --table special_event
   fuba rules show 2015 --constants
+  fuba rules show 2024 --skills
+  fuba rules show 2024 --skills --verbose
   fuba rules show original --procedures --format json | jq '.[].name'
 
 Exit codes: 0 shown; 1 the ruleset has errors; 2 usage error (including an unknown table).";
@@ -176,13 +183,14 @@ pub fn run(c: RulesCommand) -> CliResult {
             skills,
             options,
             decisions,
+            verbose,
             format,
         } => {
             let what = match table {
                 Some(t) => show::What::Table(t),
                 None if constants => show::What::Constants,
                 None if procedures => show::What::Procedures,
-                None if skills => show::What::Skills,
+                None if skills => show::What::Skills { verbose },
                 None if options => show::What::Options,
                 None if decisions => show::What::Decisions,
                 None => show::What::Overview,

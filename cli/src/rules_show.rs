@@ -20,9 +20,13 @@ pub enum What {
     Constants,
     /// Procedures with section and parameters.
     Procedures,
-    /// Triggers grouped by hook, then the entries of each declared collection (skills) with
-    /// the triggers and procedures that play each skill.
-    Skills,
+    /// The entries of each declared collection (skills) with their fields and the rulebook's
+    /// words; `verbose`: also the triggers and procedures that play each skill, then every
+    /// trigger grouped by hook (shown anyway when there is no collection).
+    Skills {
+        /// Where each entry is played, and the triggers by hook.
+        verbose: bool,
+    },
     /// Match options.
     Options,
     /// Decisions with their labels.
@@ -384,8 +388,9 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                     .collect(),
             )
         }
-        What::Skills => {
-            t.push_str(&format!(
+        What::Skills { verbose } => {
+            let mut triggers = String::new();
+            triggers.push_str(&format!(
                 "triggers of {} by hook ({} hook{}, {} trigger{})\n",
                 rs.name,
                 rs.hooks.len(),
@@ -395,7 +400,7 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
             ));
             let mut hooks = Vec::new();
             for h in &rs.hooks {
-                t.push_str(&format!("\nhook {}({})\n", h.name, params_text(&h.params)));
+                triggers.push_str(&format!("\nhook {}({})\n", h.name, params_text(&h.params)));
                 let mut rows = Vec::new();
                 let mut trig = Vec::new();
                 for &ti in &h.triggers {
@@ -419,9 +424,9 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                     trig.push(json!({"name": tr.name, "section": tr.section, "when": when}));
                 }
                 if rows.is_empty() {
-                    t.push_str("  (no triggers)\n");
+                    triggers.push_str("  (no triggers)\n");
                 } else {
-                    t.push_str(&aligned(&rows, "  "));
+                    triggers.push_str(&aligned(&rows, "  "));
                 }
                 hooks.push(
                     json!({"hook": h.name, "params": params_text(&h.params), "triggers": trig}),
@@ -430,7 +435,8 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
             let mut catalogue = Vec::new();
             for (coll, skills) in catalogues(rs) {
                 t.push_str(&format!(
-                    "\nentries of {coll} in {} ({}, numbered in declaration order)\n",
+                    "{}entries of {coll} in {} ({}, numbered in declaration order)\n",
+                    if t.is_empty() { "" } else { "\n" },
                     rs.name,
                     skills.len()
                 ));
@@ -468,7 +474,9 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                     } else {
                         at.join(", ")
                     };
-                    t.push_str(&wrapped(&format!("played by: {played}"), "      ", 92));
+                    if *verbose {
+                        t.push_str(&wrapped(&format!("played by: {played}"), "      ", 92));
+                    }
                     catalogue.push(json!({
                         "collection": coll,
                         "number": i + 1,
@@ -478,6 +486,16 @@ fn render(rs: &Ruleset, what: &What) -> Result<(String, J), CliError> {
                         "procedures": procs,
                     }));
                 }
+            }
+            if *verbose || catalogue.is_empty() {
+                if !t.is_empty() {
+                    t.push('\n');
+                }
+                t.push_str(&triggers);
+            } else {
+                t.push_str(
+                    "\n--verbose: where each is played (triggers, procedures), then every trigger by hook\n",
+                );
             }
             json!({"hooks": hooks, "skills": catalogue})
         }

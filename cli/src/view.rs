@@ -21,7 +21,7 @@ use fuba_engine::replay::{read_log, scripts};
 use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
 
-use crate::{CliError, CliResult, load_rules};
+use crate::{CliError, CliResult};
 
 pub mod layout;
 mod page;
@@ -179,11 +179,18 @@ impl Film {
             .filter(|(i, _)| changes(&|p: &Position| p.match_vars[*i].clone()))
             .map(|(i, v)| (i, v.name.clone()))
             .collect();
+        let entries = entry_vars(rs);
         let team_vars = rs.vars[1]
             .iter()
             .enumerate()
             .filter(|(i, _)| changes(&|p: &Position| p.team_vars[*i].join("|")))
-            .map(|(i, v)| (i, v.name.clone()))
+            .map(|(i, v)| {
+                let name = match entries.iter().find(|(var, _)| *var == v.name) {
+                    Some((_, entry)) => format!("{} ({entry})", v.name),
+                    None => v.name.clone(),
+                };
+                (i, name)
+            })
             .collect();
         Film {
             title,
@@ -195,6 +202,24 @@ impl Film {
             steps,
         }
     }
+}
+
+/// The team variables that hold a collection entry's team state (`KEY_7`: entry 7 of the
+/// collection, in declaration order, as docs/ruleset-format.md says), with the entry's
+/// name, so that the page names the entry beside the variable.
+fn entry_vars(rs: &Ruleset) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (coll, decl) in &rs.raw.collections {
+        let Some(entries) = rs.raw.entries.get(coll) else {
+            continue;
+        };
+        for key in decl.team_state.keys() {
+            for (i, name) in entries.keys().enumerate() {
+                out.push((format!("{key}_{}", i + 1), name.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// Plays the logged match again, keeping its states.
@@ -221,8 +246,13 @@ fn replay_film(rs: &Ruleset, header: &LogHeader, events: &[Event]) -> Result<Fil
         )));
     }
     let score = g.m.st.score;
+    let options = if header.options.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", header.options.join(", "))
+    };
     let about = format!(
-        "{} · seed {} · home {} vs away {} · {}–{}",
+        "{}{options} · seed {} · home {} vs away {} · {}–{}",
         rs.name, header.seed, header.home, header.away, score[0], score[1]
     );
     Ok(Film::new(rs, rs.title.clone(), about, events, g.states()))
@@ -253,8 +283,7 @@ pub fn run(a: ViewArgs) -> CliResult {
     crate::outputs::check(&[Some(out.as_path())])?;
     let (header, events) =
         read_log(&text).map_err(|m| CliError::Failure(format!("{shown}: {m}")))?;
-    let rules = crate::replay::rules_for_log(a.rules.as_deref(), &header)?;
-    let rs = load_rules(&rules)?;
+    let (_, rs) = crate::replay::ruleset_for_log(a.rules.as_deref(), &header)?;
     let film = replay_film(&rs, &header, &events)?;
     write_page(&out, &page::html(&rs, &film, &[]), &film)
 }

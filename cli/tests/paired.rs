@@ -272,6 +272,27 @@ fn simulate_and_compare_name_the_options_set() {
         o.contains("options set        condition=on, skills=4 (every other option at its default)"),
         "{o}"
     );
+    // The JSON too, at its top as well as in the tallies.
+    let o = ok(&fuba(&[
+        "simulate",
+        "--rules",
+        "2024",
+        "--option",
+        "skills=4",
+        "--option",
+        "condition=on",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+    ]));
+    let v: Value = serde_json::from_str(&o).expect("JSON");
+    assert_eq!(
+        v["options"],
+        serde_json::json!(["condition=on", "skills=4"])
+    );
     let o = ok(&fuba(&[
         "simulate", "--rules", "2024", "--games", "2", "--seed", "1",
     ]));

@@ -405,10 +405,30 @@ fn diff_summary_lists_names_per_section_without_code() {
 /// (A12's five tables), weather (A10) and advanced-rule option of the rulebook.
 #[test]
 fn show_2024_lists_every_skill_weather_and_option() {
-    let skills_out = ok(&fuba(&["rules", "show", "2024", "--skills"]));
+    // Without --verbose: the skills, each with its cost, when it can be played and what it
+    // does; no triggers.
+    let short = ok(&fuba(&["rules", "show", "2024", "--skills"]));
+    assert!(
+        short.starts_with("entries of skillset in 2024 (40,"),
+        "the skills come first:\n{short}"
+    );
+    assert!(
+        !short.contains("\nhook ") && !short.contains("played by: "),
+        "triggers are behind --verbose:\n{short}"
+    );
+    assert!(
+        short.contains("  33. Tackler: group defenders, cost 0,"),
+        "{short}"
+    );
+    assert!(short.ends_with(
+        "--verbose: where each is played (triggers, procedures), then every trigger by hook\n"
+    ));
+    let skills_out = ok(&fuba(&["rules", "show", "2024", "--skills", "--verbose"]));
+    // The skills first, then the triggers by hook.
     let catalogue = skills_out
-        .split_once("\nentries of skillset in 2024 (40,")
-        .map(|(_, c)| c)
+        .strip_prefix("entries of skillset in 2024 (40,")
+        .and_then(|c| c.split_once("\ntriggers of 2024 by hook"))
+        .map(|(c, _)| c)
         .unwrap_or_else(|| panic!("no skill catalogue of 40 skills:\n{skills_out}"));
     // fuba-2024.txt A12: team skills, goalkeepers, defenders, midfielders, forwards.
     let rulebook = [

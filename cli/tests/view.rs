@@ -310,3 +310,80 @@ fn a_scenario_of_every_edition_gets_its_page() {
         assert!(text.contains(r#"id="pitch""#), "{}", scenario.display());
     }
 }
+
+/// A match played with 2024's advanced rules is shown with them: the log's header records
+/// the options set (in whatever order they were given), `fuba view` and `fuba replay` set
+/// them again, and the page shows condition points and each skill by its name.
+#[test]
+fn a_match_with_options_is_viewed_and_replayed_with_them() {
+    let log = file("view-2024-options.jsonl");
+    let html = file("view-2024-options.html");
+    let (log_s, html_s) = (log.display().to_string(), html.display().to_string());
+    ok(&fuba(&[
+        "play",
+        "--rules",
+        "2024",
+        "--seed",
+        "3",
+        "--option",
+        "skills=6",
+        "--option",
+        "condition=on",
+        "--log",
+        &log_s,
+    ]));
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let header: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("a header")).expect("JSON");
+    assert_eq!(
+        header["options"],
+        serde_json::json!(["condition=on", "skills=6"]),
+        "{header}"
+    );
+    let o = fuba(&["view", &log_s, "-o", &html_s]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&html).expect("the page");
+    assert!(
+        page.contains("2024 (condition=on, skills=6) · seed 3"),
+        "the header line"
+    );
+    let data = page
+        .split(r#"<script type="application/json" id="data">"#)
+        .nth(1)
+        .and_then(|s| s.split("</script>").next())
+        .expect("the page's data");
+    let data: serde_json::Value = serde_json::from_str(data).expect("JSON");
+    let team_vars: Vec<String> = data["teamVars"]
+        .as_array()
+        .expect("teamVars")
+        .iter()
+        .map(|v| v[1].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        team_vars.iter().any(|v| v.starts_with("cp_")),
+        "condition points: {team_vars:?}"
+    );
+    // Each skill in play is named beside its variable (`skill_N (NAME)`, from the
+    // collection's entries).
+    let skills: Vec<&String> = team_vars
+        .iter()
+        .filter(|v| v.starts_with("skill_"))
+        .collect();
+    assert!(
+        !skills.is_empty() && skills.iter().all(|v| v.ends_with(')') && v.contains(" (")),
+        "{team_vars:?}"
+    );
+    // The same rules, so the fingerprint matches: no "rules changed" note.
+    let o = fuba(&["replay", &log_s]);
+    let out = ok(&o);
+    assert!(out.contains("identical"), "{out}");
+    assert!(!out.contains("rules changed"), "{out}");
+    // Rules without those options say so.
+    let o = fuba(&["view", &log_s, "--rules", "original", "-o", &html_s]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the log was played with the match options condition=on, skills=6"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -131,6 +131,7 @@ impl<'a> Game<'a> {
             seed: self.m.seed,
             home: self.agents[0].name(),
             away: self.agents[1].name(),
+            options: crate::log::options_set(self.m.rs),
         }
     }
 

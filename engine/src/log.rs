@@ -31,6 +31,30 @@ pub struct LogHeader {
     pub home: String,
     /// The away agent.
     pub away: String,
+    /// The match options set to something other than their default, as `NAME=VALUE`
+    /// (`--option NAME=VALUE` of `fuba play`; see [`options_set`]), which a replay sets
+    /// again. Empty when none was set, and in logs written before the header recorded them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+}
+
+/// The match options of `rs` set to something other than their default, as `name=value`
+/// (a flag as `on`/`off`, as the command line takes it), in the ruleset's order.
+pub fn options_set(rs: &Ruleset) -> Vec<String> {
+    rs.options
+        .iter()
+        .filter(|o| o.value != o.default)
+        .map(|o| {
+            let v = match &o.value {
+                Value::Bool(b) => (if *b { "on" } else { "off" }).to_string(),
+                v => match value_json(rs, v) {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                },
+            };
+            format!("{}={v}", o.name)
+        })
+        .collect()
 }
 
 /// One event of a match.

@@ -38,7 +38,12 @@ pub fn find(rules: Option<&str>, header: &LogHeader, events: &[Event]) -> Candid
             ));
         }
     };
-    let rs = match editions::load(&arg) {
+    // The match options the log's header records are set again.
+    let options = match editions::parse_options(&header.options) {
+        Ok(o) => o,
+        Err(m) => return unlabelled(format!("the log's header: {m}")),
+    };
+    let rs = match editions::load_with_options(&arg, &options) {
         Ok(rs) => rs,
         Err(editions::RulesError::Unknown(m)) => return unlabelled(m),
         Err(editions::RulesError::Load(e)) => {

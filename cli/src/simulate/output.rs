@@ -15,6 +15,10 @@ struct Report<'r> {
     schema: u32,
     ruleset: &'r str,
     title: &'r str,
+    /// The match options set to other than their default (`NAME=VALUE`): the title names
+    /// the ruleset's own defaults only.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    options: &'r [String],
     fingerprint: &'r str,
     seed: u64,
     seeds: &'static str,
@@ -133,6 +137,7 @@ pub(super) fn to_json(t: &Tally, timing: Option<Timing>) -> io::Result<String> {
         schema: 1,
         ruleset: &b.ruleset,
         title: &b.title,
+        options: &b.options,
         fingerprint: &b.fingerprint,
         seed: b.seed,
         seeds: "match i: splitmix64(splitmix64(seed) XOR i); shard K/N: the matches with i mod N = K-1",

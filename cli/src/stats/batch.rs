@@ -1,6 +1,5 @@
 //! A batch's identity: who played, under which rules and options, which matches.
 
-use fuba_engine::log::value_json;
 use fuba_engine::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
 
@@ -34,20 +33,7 @@ pub struct Batch {
 /// The match options of `rs` set to something other than their default, as `name=value`
 /// (a flag as `on`/`off`, as the command line takes it).
 pub fn options_set(rs: &Ruleset) -> Vec<String> {
-    rs.options
-        .iter()
-        .filter(|o| o.value != o.default)
-        .map(|o| {
-            let v = match &o.value {
-                fuba_engine::value::Value::Bool(b) => (if *b { "on" } else { "off" }).to_string(),
-                v => match value_json(rs, v) {
-                    serde_json::Value::String(s) => s,
-                    other => other.to_string(),
-                },
-            };
-            format!("{}={v}", o.name)
-        })
-        .collect()
+    fuba_engine::log::options_set(rs)
 }
 
 impl Batch {

@@ -517,18 +517,17 @@ fn build(
         }
     };
 
-    let fingerprint = {
-        let mut h: u64 = 0xcbf29ce484222325;
-        // The text of every layer, then the options set for the match.
-        let set = set_options
-            .iter()
-            .flat_map(|(k, v)| [k.as_bytes(), b"=", v.as_bytes(), b";"]);
-        for b in file.text.bytes().chain(set.flatten().copied()) {
+    // The fingerprint (FNV-1a): the text of every layer here, then the options set for the
+    // match once they are read (below).
+    let fnv = |mut h: u64, bytes: &mut dyn Iterator<Item = u8>| {
+        for b in bytes {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x100000001b3);
         }
-        format!("{h:016x}")
+        h
     };
+    let text_hash = fnv(0xcbf29ce484222325, &mut file.text.bytes());
+    let fingerprint = String::new();
 
     let m = &raw.match_;
     let nums = super::ranges::match_numbers(m, &file, &mut errors);
@@ -676,6 +675,15 @@ fn build(
             range,
         });
     }
+
+    // The options set to something other than their default, each as `name=value;` in the
+    // ruleset's order and spelling (`name=value;`), whatever the order and spelling they were
+    // given in (a log's header records them so: `crate::log::options_set`).
+    let set: String = crate::log::options_set(&rs)
+        .iter()
+        .map(|o| format!("{o};"))
+        .collect();
+    rs.fingerprint = format!("{:016x}", fnv(text_hash, &mut set.bytes()));
 
     // ---- state variables
     for (si, decls) in [
