@@ -206,6 +206,15 @@ impl Direct {
         })
     }
 
+    /// A value no reader of this kind accepts (a hoisted part that gave up: its readers
+    /// give up too).
+    fn poison(&self) -> Value {
+        match self {
+            Direct::Int(_) => Value::Bool(false),
+            _ => Value::Int(0),
+        }
+    }
+
     /// A condition's truth (`true` only for `true`, as the jumps read it), or `None` to
     /// run the stack code.
     #[inline]
@@ -244,6 +253,26 @@ impl Match<'_> {
                 self.counters.procs[p as usize] += 1;
             }
             self.memo.note_call(p);
+        }
+        self.direct_calls.clear();
+    }
+
+    /// Before the `prefer` scores of a decision are worked out: the parts of its score
+    /// that do not depend on the option, each into its hidden local (`lower/hoist.rs`).
+    /// A part that gives up leaves a value its readers refuse, so they give up too and
+    /// the score's stack code runs. What the parts count is dropped: nothing is counted
+    /// while scores run.
+    pub(crate) fn hoist_scores(&mut self, hoist: &[(u16, u16)], base: usize) {
+        if !self.direct || hoist.is_empty() {
+            return;
+        }
+        let prog = self.prog;
+        for &(slot, d) in hoist {
+            let d = &prog.directs[d as usize];
+            let v = d.value(self, base).unwrap_or_else(|| d.poison());
+            if let Some(x) = self.stack.get_mut(base + slot as usize) {
+                *x = v;
+            }
         }
         self.direct_calls.clear();
     }

@@ -561,6 +561,7 @@ impl<'a> Match<'a> {
         self.counting = false;
         self.scoring = true;
         let base = self.frames.last().map_or(0, |f| f.base);
+        self.hoist_scores(&d.hoist, base as usize);
         let mut out = Vec::with_capacity(self.opts.len());
         let mut result = Ok(());
         for i in 0..self.opts.len() {
