@@ -90,7 +90,9 @@ impl Lower<'_> {
             if let Some(v) = self.fold(n, &mut calls) {
                 let d = konst(&v, n.ty)?;
                 let exact = !matches!(v, Value::None);
-                if calls.is_empty() {
+                // While scores run nothing is counted and no memo computation is under
+                // way (a decision never waits inside one): a score's calls go unrecorded.
+                if calls.is_empty() || self.in_score {
                     return Some(Built { d, k: 1, exact });
                 }
                 // Outside scores and hooks' conditions the stack code's counted constant is
@@ -416,7 +418,12 @@ impl Lower<'_> {
             m.direct_calls.push(idx);
             Some(())
         });
-        let mut steps = vec![count];
+        // Not in a score: nothing is counted or recorded while scores run.
+        let mut steps = if self.in_score {
+            Vec::new()
+        } else {
+            vec![count]
+        };
         let mut k = 1;
         let mut ok = true;
         for (i, a) in args.iter().enumerate() {
@@ -457,6 +464,12 @@ impl Lower<'_> {
         };
         self.next_hidden = saved;
         let body = body?;
+        if steps.is_empty() {
+            return Some(Built {
+                k: k + body.k,
+                ..body
+            });
+        }
         let steps: Arc<[Step]> = steps.into();
         Some(Built {
             d: each!(body.d, s => then(steps.clone(), s)),
