@@ -268,6 +268,10 @@ pub struct DecisionSite {
     /// Whether every score has no effect on the match (scored without a copy of the
     /// state).
     pub pure_prefer: bool,
+    /// The parts of the score that do not depend on the option (`choose ... from` with
+    /// quiet scores): a hidden local and the direct expression worked out into it once,
+    /// before the options are scored (`lower/hoist.rs`).
+    pub hoist: Box<[(u16, u16)]>,
     /// The prompt (`prompt "text {value}"`): empty when the rule gives none.
     pub prompt: Box<[PromptCode]>,
     /// `choose ... from`'s note on each option (`note x => "text {value}"`): the slot the

@@ -13,8 +13,9 @@
 
 use std::sync::Arc;
 
-use super::code::Ins;
+use super::code::{DecisionSite, Ins};
 use super::machine::Match;
+use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet};
 use crate::ir::Scope;
 use crate::value::{Move, Sym, Team, Value};
@@ -206,6 +207,15 @@ impl Direct {
         })
     }
 
+    /// A value no reader of this kind accepts (a hoisted part that gave up: its readers
+    /// give up too).
+    fn poison(&self) -> Value {
+        match self {
+            Direct::Int(_) => Value::Bool(false),
+            _ => Value::Int(0),
+        }
+    }
+
     /// A condition's truth (`true` only for `true`, as the jumps read it), or `None` to
     /// run the stack code.
     #[inline]
@@ -246,6 +256,81 @@ impl Match<'_> {
             self.memo.note_call(p);
         }
         self.direct_calls.clear();
+    }
+
+    /// Before the `prefer` scores of a decision are worked out: the parts of its score
+    /// that do not depend on the option, each into its hidden local (`lower/hoist.rs`).
+    /// A part that gives up leaves a value its readers refuse, so they give up too and
+    /// the score's stack code runs. What the parts count is dropped: nothing is counted
+    /// while scores run.
+    pub(crate) fn hoist_scores(&mut self, hoist: &[(u16, u16)], base: usize) {
+        if !self.direct || hoist.is_empty() {
+            return;
+        }
+        let prog = self.prog;
+        for &(slot, d) in hoist {
+            let d = &prog.directs[d as usize];
+            let v = d.value(self, base).unwrap_or_else(|| d.poison());
+            if let Some(x) = self.stack.get_mut(base + slot as usize) {
+                *x = v;
+            }
+        }
+        self.direct_calls.clear();
+    }
+
+    /// The scores of the waiting `choose ... from` (decision `d`) whose score is one direct
+    /// integer expression, option after option in one loop: the option written into its
+    /// slot and the closures run, the score's code looked up once. Returns how many
+    /// options it scored into `out`: it stops at an option whose closures give up (the
+    /// caller scores that one and the rest as usual), and scores none when the score is
+    /// not such an expression.
+    pub(crate) fn direct_scores(
+        &mut self,
+        d: &DecisionSite,
+        base: usize,
+        out: &mut Vec<i64>,
+    ) -> usize {
+        let prog = self.prog;
+        let (true, [Some((slot, e))]) = (self.direct && d.arms.is_empty(), &d.prefer[..]) else {
+            return 0;
+        };
+        let Some(Ins::Direct(di, skip)) = prog.code.get(*e as usize) else {
+            return 0;
+        };
+        let (Some(Ins::EndScore), Some(Direct::Int(src))) = (
+            prog.code.get(*skip as usize),
+            prog.directs.get(*di as usize),
+        ) else {
+            return 0;
+        };
+        let at = base + *slot as usize;
+        for i in 0..self.opts.len() {
+            let v = match self.opts[i] {
+                Opt::Area(a) => Value::Area(a),
+                Opt::Move(m) => Value::Move(m),
+                Opt::Skip(_) => {
+                    out.push(0);
+                    continue;
+                }
+                Opt::Arm(..) => return i,
+            };
+            let Some(x) = self.stack.get_mut(at) else {
+                return i;
+            };
+            *x = v;
+            let ops = self.ops;
+            match src.get(self, base) {
+                Some(x) => {
+                    self.direct_done();
+                    out.push(x);
+                }
+                None => {
+                    self.direct_gave_up(*e, ops);
+                    return i;
+                }
+            }
+        }
+        self.opts.len()
     }
 
     /// A `prefer` score that is one direct expression ([`super::code::Ins::Direct`] and

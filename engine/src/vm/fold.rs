@@ -73,6 +73,10 @@ impl Fold<'_> {
                 m.get().binop(*op, x, y, 0).ok()
             }
             NodeKind::Not(x) => Some(Value::Bool(!as_bool(&self.value_in(m, x, env, calls)?))),
+            NodeKind::Neg(x) => match self.value_in(m, x, env, calls)? {
+                Value::Int(i) => i.checked_neg().map(Value::Int),
+                _ => None,
+            },
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {
                 let and = matches!(n.kind, NodeKind::And(..));
                 // The second operand is not evaluated when the first decides.

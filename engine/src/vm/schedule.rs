@@ -561,9 +561,10 @@ impl<'a> Match<'a> {
         self.counting = false;
         self.scoring = true;
         let base = self.frames.last().map_or(0, |f| f.base);
+        self.hoist_scores(&d.hoist, base as usize);
         let mut out = Vec::with_capacity(self.opts.len());
         let mut result = Ok(());
-        for i in 0..self.opts.len() {
+        for i in self.direct_scores(d, base as usize, &mut out)..self.opts.len() {
             let entry = match self.opts[i] {
                 Opt::Area(a) => d.prefer[0].map(|(slot, e)| (slot, e, Value::Area(a))),
                 Opt::Move(m) => d.prefer[0].map(|(slot, e)| (slot, e, Value::Move(m))),

@@ -29,11 +29,18 @@ pub(super) type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()
 pub(super) struct Built {
     pub(super) d: Direct,
     pub(super) k: u32,
-    exact: bool,
+    pub(super) exact: bool,
 }
 
 pub(super) fn built(d: Direct, k: u32) -> Option<Built> {
     Some(Built { d, k, exact: true })
+}
+
+impl Built {
+    /// The closures reading a hoisted part's local (`hoist.rs`), for a part of `k` nodes.
+    pub(super) fn hoisted(d: Direct, k: u32) -> Built {
+        Built { d, k, exact: true }
+    }
 }
 
 /// The same closures of every kind, with `f` applied to the operand.
@@ -75,12 +82,17 @@ fn pick<T: Kind>(c: Src<bool>, a: Src<T>, b: Src<T>) -> Src<T> {
 impl Lower<'_> {
     /// The closures of a plain expression (`None`: not plain).
     pub(super) fn direct(&mut self, n: &Node) -> Option<Built> {
+        if let Some(b) = self.hoisted(n) {
+            return b;
+        }
         if !matches!(n.kind, NodeKind::Const(_) | NodeKind::Local(_)) {
             let mut calls = Vec::new();
             if let Some(v) = self.fold(n, &mut calls) {
                 let d = konst(&v, n.ty)?;
                 let exact = !matches!(v, Value::None);
-                if calls.is_empty() {
+                // While scores run nothing is counted and no memo computation is under
+                // way (a decision never waits inside one): a score's calls go unrecorded.
+                if calls.is_empty() || self.in_score {
                     return Some(Built { d, k: 1, exact });
                 }
                 // Outside scores and hooks' conditions the stack code's counted constant is
@@ -307,6 +319,15 @@ impl Lower<'_> {
                 return None;
             };
             let dst = self.slot(*slot);
+            // The same for every option of a decision: read from its hoisted local.
+            if self.invariant(n) {
+                let d = self.direct(n)?;
+                if self.is_hoisted(&d.d) {
+                    k += d.k + 1;
+                    self.sunk.push((dst, d.d, d.k));
+                    continue;
+                }
+            }
             let mut gs = Vec::new();
             if self.sure(n, &mut gs) {
                 let d = self.direct(n)?;
@@ -397,13 +418,32 @@ impl Lower<'_> {
             m.direct_calls.push(idx);
             Some(())
         });
-        let mut steps = vec![count];
+        // Not in a score: nothing is counted or recorded while scores run.
+        let mut steps = if self.in_score {
+            Vec::new()
+        } else {
+            vec![count]
+        };
         let mut k = 1;
         let mut ok = true;
         for (i, a) in args.iter().enumerate() {
             match &a.kind {
                 NodeKind::Local(s) if !super::walk::assigns(&p.code.body, i as u16) => {
                     map[i] = self.slot(*s);
+                }
+                // The same for every option: its hoisted local is used where it is.
+                _ if self.invariant(a) && !super::hoist::binds(&p.code.body, i as u16) => {
+                    match self.direct(a) {
+                        Some(d) if self.is_hoisted(&d.d) => {
+                            map[i] = super::hoist::local_slot(&d.d).unwrap_or(at + i as u16);
+                        }
+                        Some(d) if d.exact => {
+                            let (step, ka) = self.bind_built(at + i as u16, d);
+                            steps.push(step);
+                            k += ka;
+                        }
+                        _ => ok = false,
+                    }
                 }
                 _ => match self.bind(at + i as u16, a) {
                     Some((step, ka)) => {
@@ -424,6 +464,12 @@ impl Lower<'_> {
         };
         self.next_hidden = saved;
         let body = body?;
+        if steps.is_empty() {
+            return Some(Built {
+                k: k + body.k,
+                ..body
+            });
+        }
         let steps: Arc<[Step]> = steps.into();
         Some(Built {
             d: each!(body.d, s => then(steps.clone(), s)),
@@ -436,7 +482,7 @@ impl Lower<'_> {
 impl<'r> Lower<'r> {
     /// Registers a direct expression; `None` when the program has as many as an
     /// instruction can address.
-    fn add_direct(&mut self, d: Direct) -> Option<u16> {
+    pub(super) fn add_direct(&mut self, d: Direct) -> Option<u16> {
         let i = u16::try_from(self.p.directs.len()).ok()?;
         self.p.directs.push(d);
         Some(i)
@@ -448,13 +494,13 @@ impl<'r> Lower<'r> {
         if self.no_direct {
             return false;
         }
-        let Some(b) = self.direct(n) else {
+        let mark = self.hoist_mark();
+        let Some(b) = self.direct(n).filter(|b| b.k >= MIN_NODES && b.exact) else {
+            self.hoist_undo(mark);
             return false;
         };
-        if b.k < MIN_NODES || !b.exact {
-            return false;
-        }
         let Some(i) = self.add_direct(b.d) else {
+            self.hoist_undo(mark);
             return false;
         };
         self.loc = n.loc;
@@ -498,11 +544,18 @@ impl<'r> Lower<'r> {
         if self.no_direct {
             return None;
         }
-        let b = self.direct(n)?;
-        if b.k < MIN_NODES || !matches!(b.d, Direct::Bool(_)) {
+        let mark = self.hoist_mark();
+        let Some(b) = self
+            .direct(n)
+            .filter(|b| b.k >= MIN_NODES && matches!(b.d, Direct::Bool(_)))
+        else {
+            self.hoist_undo(mark);
             return None;
-        }
-        let i = self.add_direct(b.d)?;
+        };
+        let Some(i) = self.add_direct(b.d) else {
+            self.hoist_undo(mark);
+            return None;
+        };
         self.loc = n.loc;
         let at = self.emit(Ins::DirectBranch(i, when, 0, 0));
         self.no_direct = true;

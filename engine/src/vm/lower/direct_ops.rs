@@ -278,6 +278,17 @@ fn typed_prim(p: Prim, args: Vec<Direct>) -> Option<Direct> {
                 Some(m.rs.board.between(a.0, b.0))
             }))
         }
+        // Not light (three operands), but plain: a score's `clamp(x, 0, 6)` keeps the
+        // whole score direct.
+        Prim::Clamp => {
+            let (v, lo, hi) = (int(next()?)?, int(next()?)?, int(next()?)?);
+            Direct::Int(Src::Fn(Arc::new(move |m, base| {
+                let v = v.get(m, base)?;
+                let lo = lo.get(m, base)?;
+                let hi = hi.get(m, base)?;
+                Some(v.max(lo).min(hi))
+            })))
+        }
         Prim::Max | Prim::Min => {
             let (a, b) = (int(next()?)?, int(next()?)?);
             Direct::Int(if p == Prim::Max {

@@ -269,6 +269,7 @@ impl<'r> Lower<'r> {
                     prefer: Box::new([prefer.as_ref().map(|(slot, _)| (*slot, 0))]),
                     pure_prefer,
                     prompt,
+                    hoist: Box::new([]),
                 });
                 if let Some((_, score)) = prefer {
                     self.scores.push((score, site, 0, self.next_hidden));
@@ -313,6 +314,7 @@ impl<'r> Lower<'r> {
                         .map(|a| a.prefer.as_ref().map(|_| (0, 0)))
                         .collect(),
                     pure_prefer,
+                    hoist: Box::new([]),
                 });
                 for (i, a) in arms.iter().enumerate() {
                     if let Some(p) = &a.prefer {

@@ -111,6 +111,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         no_direct: !direct,
         prompts: Vec::new(),
         sunk: Vec::new(),
+        hoist: None,
     };
     for (i, pr) in rs.procs.iter().enumerate() {
         let u = l.p.procs[i];
@@ -142,6 +143,7 @@ mod direct_ops;
 mod expr;
 mod flow;
 mod fused;
+mod hoist;
 mod prompt;
 mod sink;
 mod typed;
@@ -181,6 +183,8 @@ struct Lower<'r> {
     /// Sunk `let`s of the direct blocks being built (`sink.rs`): a frame slot and the
     /// closures standing for it.
     sunk: Vec<(u16, super::direct::Direct, u32)>,
+    /// While a score whose option-independent parts are hoisted is lowered (`hoist.rs`).
+    hoist: Option<hoist::Hoist>,
 }
 
 impl<'r> Lower<'r> {
@@ -226,7 +230,7 @@ impl<'r> Lower<'r> {
         self.emit(Ins::Ret);
         // `prefer` scores run in this unit's frame: placed after it, with its locals.
         while let Some((n, site, idx, live)) = self.scores.pop() {
-            let at = self.waiting_value(n, live);
+            let at = self.score_value(n, site, live);
             if let Some(Some((_, e))) = self.p.decisions[site].prefer.get_mut(idx) {
                 *e = at;
             }

@@ -1,0 +1,241 @@
+//! The parts of a `prefer` score that do not depend on the option, worked out once per
+//! decision instead of once per option (`prefer m => move_preference(t, m)`: the ball's
+//! area, `t == ct`, the start area's player counts of a control check).
+//!
+//! A score of a `choose ... from` whose scores are all quiet runs on the live match, and
+//! nothing changes the state while the options are scored; the locals of the frame
+//! waiting at the `choose` do not change either, but for the option's slot and those the
+//! score itself assigns. A direct expression inside such a score that reads nothing else
+//! (constants, roles, state variables, primitives without effect, those locals, inlined
+//! calls of them) is *hoisted*: its closures are registered with the decision
+//! ([`crate::vm::code::DecisionSite::hoist`]) and worked out into a hidden local of their
+//! own before the first option is scored ([`crate::vm::Match::hoist_scores`]); the score's
+//! closures read that local instead. A hoisted expression that gives up leaves a value of
+//! no kind its readers accept, so they give up too and the score's stack code (which
+//! never reads these locals) runs, as it would have.
+
+use super::super::direct::{Direct, Src};
+use super::Lower;
+use super::direct::Built;
+use crate::ir::{Block, Node, NodeKind, Stmt, any_in, any_in_node};
+
+/// Hidden locals kept for the hoisted parts of one score.
+pub(super) const HOIST_SLOTS: u16 = 16;
+
+/// The hoisting context of the score being lowered.
+pub(super) struct Hoist {
+    /// Frame slots below this are the locals live at the `choose`.
+    live: u16,
+    /// The option's slot.
+    option: u16,
+    /// The frame slots the score assigns itself.
+    assigned: Vec<u16>,
+    /// The next hidden local free for a hoisted part, and the end of those kept.
+    next: u16,
+    end: u16,
+    /// The hoisted parts: their hidden local and their direct expression's index.
+    list: Vec<(u16, u16)>,
+}
+
+/// The local slots a node assigns (`let`, `set`, a loop's or a quantifier's variable).
+fn assigned(n: &Node) -> Vec<u16> {
+    let stmts = std::cell::RefCell::new(Vec::new());
+    any_in_node(
+        n,
+        |s| {
+            match s {
+                Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) | Stmt::For(x, _, _) => {
+                    stmts.borrow_mut().push(*x)
+                }
+                Stmt::LetPair(a, c, _) => stmts.borrow_mut().extend([*a, *c]),
+                _ => {}
+            }
+            false
+        },
+        |n| {
+            if let NodeKind::Quant(_, s, _, _) = n.kind {
+                stmts.borrow_mut().push(s);
+            }
+            false
+        },
+    );
+    stmts.into_inner()
+}
+
+/// Whether the code binds local `slot` (the closures of a direct block write a local
+/// only where it is bound: a `let`, a `set`, a loop's or a quantifier's variable).
+pub(super) fn binds(b: &Block, slot: u16) -> bool {
+    any_in(
+        b,
+        |s| match s {
+            Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) | Stmt::For(x, _, _) => *x == slot,
+            Stmt::LetPair(a, c, _) => *a == slot || *c == slot,
+            _ => false,
+        },
+        |n| matches!(n.kind, NodeKind::Quant(_, s, _, _) if s == slot),
+    )
+}
+
+impl<'r> Lower<'r> {
+    /// The code of the `prefer` score `n` of decision `site` (see [`Lower::waiting_value`]),
+    /// with its option-independent parts hoisted when the decision allows it.
+    pub(super) fn score_value(&mut self, n: &'r Node, site: usize, live: u16) -> u32 {
+        let d = &self.p.decisions[site];
+        let option = match &d.prefer[..] {
+            [Some((slot, _))] if d.arms.is_empty() && d.pure_prefer && !self.no_direct => *slot,
+            _ => return self.waiting_value(n, live),
+        };
+        let end = live + HOIST_SLOTS;
+        self.max_slot = self.max_slot.max(end);
+        self.hoist = Some(Hoist {
+            live,
+            option,
+            assigned: assigned(n),
+            next: live,
+            end,
+            list: Vec::new(),
+        });
+        let at = self.waiting_value(n, end);
+        if let Some(h) = self.hoist.take() {
+            self.p.decisions[site].hoist = h.list.into();
+        }
+        at
+    }
+
+    /// Where the hoisted parts stand (to give back those of a direct expression that was
+    /// not made).
+    pub(super) fn hoist_mark(&self) -> usize {
+        self.hoist.as_ref().map_or(0, |h| h.list.len())
+    }
+
+    /// Gives back the parts hoisted since `mark`.
+    pub(super) fn hoist_undo(&mut self, mark: usize) {
+        if let Some(h) = &mut self.hoist
+            && h.list.len() > mark
+        {
+            h.next = h.list[mark].0;
+            h.list.truncate(mark);
+        }
+    }
+
+    /// Node `n` hoisted: the closures reading its hidden local (`None`: not hoisted;
+    /// `Some(None)`: not plain).
+    pub(super) fn hoisted(&mut self, n: &Node) -> Option<Option<Built>> {
+        let h = self.hoist.as_ref()?;
+        if h.next >= h.end
+            || matches!(
+                n.kind,
+                NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Role(_)
+            )
+            || !self.invariant(n)
+        {
+            return None;
+        }
+        // Its parts are worked out with it, not hoisted on their own.
+        let outer = self.hoist.take();
+        let b = self.direct(n);
+        self.hoist = outer;
+        let Some(b) = b else { return Some(None) };
+        if !b.exact || !matches!(src_kind(&b.d), Some(true)) {
+            return Some(Some(b));
+        }
+        let Some(i) = self.add_direct(b.d.clone()) else {
+            return Some(Some(b));
+        };
+        let h = self.hoist.as_mut()?;
+        let slot = h.next;
+        h.next += 1;
+        h.list.push((slot, i));
+        Some(Some(Built::hoisted(local(&b.d, slot), b.k)))
+    }
+
+    /// Whether a direct expression reads a hoisted part's local.
+    pub(super) fn is_hoisted(&self, d: &Direct) -> bool {
+        let Some(h) = &self.hoist else { return false };
+        matches!(local_slot(d), Some(s) if s >= h.live && s < h.next)
+    }
+
+    /// Whether node `n` has the same value for every option of the decision.
+    pub(super) fn invariant(&self, n: &Node) -> bool {
+        let Some(h) = &self.hoist else { return false };
+        match &n.kind {
+            NodeKind::Const(_) | NodeKind::Role(_) | NodeKind::Var(_) => true,
+            NodeKind::Local(s) => {
+                let slot = self.slot(*s);
+                match self.sunk_at(slot) {
+                    Some((_, d, _)) => self.is_hoisted(d),
+                    // A hoisted part's local (an inlined call's argument reads it in place).
+                    None if slot >= h.live => slot < h.next,
+                    None => slot != h.option && !h.assigned.contains(&slot),
+                }
+            }
+            NodeKind::TeamVar(_, x)
+            | NodeKind::Not(x)
+            | NodeKind::Neg(x)
+            | NodeKind::MoveEnd(x, _)
+            | NodeKind::MoveKeeper(x) => self.invariant(x),
+            NodeKind::And(a, b) | NodeKind::Or(a, b) | NodeKind::Bin(_, a, b) => {
+                self.invariant(a) && self.invariant(b)
+            }
+            NodeKind::Prim(p, args) => !p.has_effect() && args.iter().all(|a| self.invariant(a)),
+            NodeKind::If(c, yes, Some(no)) => {
+                self.invariant(c)
+                    && matches!(&yes.stmts[..], [Stmt::Expr(e)] if self.invariant(e))
+                    && self.invariant(no)
+            }
+            // An inlined procedure reads only its arguments and the state.
+            NodeKind::Call(idx, args) => {
+                self.inline_scores[*idx as usize] && args.iter().all(|a| self.invariant(a))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether the expression is worked out (`Some(true)`), a local or a constant.
+fn src_kind(d: &Direct) -> Option<bool> {
+    fn f<T: super::super::direct::Kind>(s: &Src<T>) -> Option<bool> {
+        Some(matches!(s, Src::Fn(_)))
+    }
+    match d {
+        Direct::Int(s) => f(s),
+        Direct::Bool(s) => f(s),
+        Direct::Team(s) => f(s),
+        Direct::Area(s) => f(s),
+        Direct::Areas(s) => f(s),
+        Direct::Name(s) => f(s),
+        Direct::Move(s) => f(s),
+    }
+}
+
+/// The local an expression only reads, if it is one.
+pub(super) fn local_slot(d: &Direct) -> Option<u16> {
+    fn f<T: super::super::direct::Kind>(s: &Src<T>) -> Option<u16> {
+        match s {
+            Src::Local(x) => Some(*x),
+            _ => None,
+        }
+    }
+    match d {
+        Direct::Int(s) => f(s),
+        Direct::Bool(s) => f(s),
+        Direct::Team(s) => f(s),
+        Direct::Area(s) => f(s),
+        Direct::Areas(s) => f(s),
+        Direct::Name(s) => f(s),
+        Direct::Move(s) => f(s),
+    }
+}
+
+/// The closures reading local `slot` as a value of `d`'s kind.
+fn local(d: &Direct, slot: u16) -> Direct {
+    match d {
+        Direct::Int(_) => Direct::Int(Src::Local(slot)),
+        Direct::Bool(_) => Direct::Bool(Src::Local(slot)),
+        Direct::Team(_) => Direct::Team(Src::Local(slot)),
+        Direct::Area(_) => Direct::Area(Src::Local(slot)),
+        Direct::Areas(_) => Direct::Areas(Src::Local(slot)),
+        Direct::Name(_) => Direct::Name(Src::Local(slot)),
+        Direct::Move(_) => Direct::Move(Src::Local(slot)),
+    }
+}
