@@ -3,9 +3,10 @@
 //! without entering the hook's dispatch, and gives 0 when none holds. When one holds the
 //! closure gives up and the dispatch runs as stack code, the trigger's body with it.
 //!
-//! The closure counts what the dispatch would: one operation for the call, one for each
-//! condition worked out (the call of its code unit), the procedures a folded condition
-//! calls; a condition deeper than the call depth allows gives up, as its call would fail.
+//! The closure counts what the dispatch would: one operation for the call, the procedures
+//! a condition calls (a folded one too). A condition of one expression is not a call in the
+//! dispatch either: it is tested where the dispatch stands ([`Lower::inline_when`]), as an
+//! inlined procedure's body is, without a frame, an operation or a level of call depth.
 
 use std::sync::Arc;
 
@@ -95,11 +96,6 @@ impl Lower<'_> {
                 return None;
             }
             for c in conds.iter() {
-                // The call of the condition's code unit.
-                m.ops += 1;
-                if m.ops > m.limits.ops_per_stage || m.depth >= m.limits.max_call_depth {
-                    return None;
-                }
                 if c.get(m, base)? {
                     return None;
                 }

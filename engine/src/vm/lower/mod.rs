@@ -144,6 +144,7 @@ mod expr;
 mod flow;
 mod fused;
 mod hoist;
+mod hook_when;
 mod prompt;
 mod sink;
 mod typed;
@@ -272,6 +273,7 @@ impl<'r> Lower<'r> {
         for &ti in &hook.triggers {
             let (when, body) = self.p.triggers[ti as usize];
             let (mut skip, mut direct_skip) = (None, None);
+            let mut skips = Vec::new();
             let cond = rs.triggers[ti as usize].when.as_ref();
             let mut calls = Vec::new();
             let known = cond.and_then(|c| match &c.body.stmts[..] {
@@ -286,6 +288,9 @@ impl<'r> Lower<'r> {
                 if !as_bool(&v) {
                     continue;
                 }
+            } else if let Some(js) = cond.and_then(|c| self.inline_when(c, params)) {
+                // A condition of one expression: tested where the dispatch stands.
+                skips = js;
             } else if let Some(w) = when {
                 let direct = cond
                     .and_then(|c| self.trigger_when(c))
@@ -315,6 +320,8 @@ impl<'r> Lower<'r> {
                 let to = self.here();
                 self.patch(s, to);
             }
+            let to = self.here();
+            self.patch_all(skips, to);
         }
         self.emit(Ins::Local(acc));
         self.emit(Ins::Ret);
