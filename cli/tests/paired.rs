@@ -255,39 +255,27 @@ fn simulate_prints_the_balance_figures_with_intervals() {
 /// title says "basic rules", which is not what was played.
 #[test]
 fn simulate_and_compare_name_the_options_set() {
-    let o = ok(&fuba(&[
-        "simulate",
-        "--rules",
-        "2024",
-        "--option",
-        "skills=4",
-        "--option",
-        "condition=on",
-        "--games",
-        "4",
-        "--seed",
-        "1",
-    ]));
+    let with_options = |more: &[&str]| {
+        let base = [
+            "simulate",
+            "--rules",
+            "2024",
+            "--option",
+            "skills=4",
+            "--option",
+            "condition=on",
+            "--seed",
+            "1",
+        ];
+        ok(&fuba(&[&base[..], more].concat()))
+    };
+    let o = with_options(&["--games", "4"]);
     assert!(
         o.contains("options set        condition=on, skills=4 (every other option at its default)"),
         "{o}"
     );
     // The JSON too, at its top as well as in the tallies.
-    let o = ok(&fuba(&[
-        "simulate",
-        "--rules",
-        "2024",
-        "--option",
-        "skills=4",
-        "--option",
-        "condition=on",
-        "--games",
-        "2",
-        "--seed",
-        "1",
-        "--format",
-        "json",
-    ]));
+    let o = with_options(&["--games", "2", "--format", "json"]);
     let v: Value = serde_json::from_str(&o).expect("JSON");
     assert_eq!(
         v["options"],

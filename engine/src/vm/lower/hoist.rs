@@ -192,39 +192,32 @@ impl<'r> Lower<'r> {
     }
 }
 
+/// `$e` of the operand of any kind of direct expression (one arm per kind).
+macro_rules! on_src {
+    ($d:expr, $s:ident => $e:expr) => {
+        match $d {
+            Direct::Int($s) => $e,
+            Direct::Bool($s) => $e,
+            Direct::Team($s) => $e,
+            Direct::Area($s) => $e,
+            Direct::Areas($s) => $e,
+            Direct::Name($s) => $e,
+            Direct::Move($s) => $e,
+        }
+    };
+}
+
 /// Whether the expression is worked out (`Some(true)`), a local or a constant.
 fn src_kind(d: &Direct) -> Option<bool> {
-    fn f<T: super::super::direct::Kind>(s: &Src<T>) -> Option<bool> {
-        Some(matches!(s, Src::Fn(_)))
-    }
-    match d {
-        Direct::Int(s) => f(s),
-        Direct::Bool(s) => f(s),
-        Direct::Team(s) => f(s),
-        Direct::Area(s) => f(s),
-        Direct::Areas(s) => f(s),
-        Direct::Name(s) => f(s),
-        Direct::Move(s) => f(s),
-    }
+    Some(on_src!(d, s => matches!(s, Src::Fn(_))))
 }
 
 /// The local an expression only reads, if it is one.
 pub(super) fn local_slot(d: &Direct) -> Option<u16> {
-    fn f<T: super::super::direct::Kind>(s: &Src<T>) -> Option<u16> {
-        match s {
-            Src::Local(x) => Some(*x),
-            _ => None,
-        }
-    }
-    match d {
-        Direct::Int(s) => f(s),
-        Direct::Bool(s) => f(s),
-        Direct::Team(s) => f(s),
-        Direct::Area(s) => f(s),
-        Direct::Areas(s) => f(s),
-        Direct::Name(s) => f(s),
-        Direct::Move(s) => f(s),
-    }
+    on_src!(d, s => match s {
+        Src::Local(x) => Some(*x),
+        _ => None,
+    })
 }
 
 /// The closures reading local `slot` as a value of `d`'s kind.
