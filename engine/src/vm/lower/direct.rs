@@ -432,7 +432,7 @@ impl Lower<'_> {
                     map[i] = self.slot(*s);
                 }
                 // The same for every option: its hoisted local is used where it is.
-                _ if self.invariant(a) && !super::hoist::binds(&p.code.body, i as u16) => {
+                _ if self.invariant(a) && !super::walk::binds(&p.code.body, i as u16) => {
                     match self.direct(a) {
                         Some(d) if self.is_hoisted(&d.d) => {
                             map[i] = super::hoist::local_slot(&d.d).unwrap_or(at + i as u16);

@@ -17,7 +17,7 @@
 use super::super::direct::{Direct, Src};
 use super::Lower;
 use super::direct::Built;
-use crate::ir::{Block, Node, NodeKind, Stmt, any_in, any_in_node};
+use crate::ir::{Node, NodeKind, Stmt, any_in_node};
 
 /// Hidden locals kept for the hoisted parts of one score.
 pub(super) const HOIST_SLOTS: u16 = 16;
@@ -60,20 +60,6 @@ fn assigned(n: &Node) -> Vec<u16> {
         },
     );
     stmts.into_inner()
-}
-
-/// Whether the code binds local `slot` (the closures of a direct block write a local
-/// only where it is bound: a `let`, a `set`, a loop's or a quantifier's variable).
-pub(super) fn binds(b: &Block, slot: u16) -> bool {
-    any_in(
-        b,
-        |s| match s {
-            Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) | Stmt::For(x, _, _) => *x == slot,
-            Stmt::LetPair(a, c, _) => *a == slot || *c == slot,
-            _ => false,
-        },
-        |n| matches!(n.kind, NodeKind::Quant(_, s, _, _) if s == slot),
-    )
 }
 
 impl<'r> Lower<'r> {

@@ -27,8 +27,9 @@ pub(super) fn plain(n: &Node) -> bool {
     )
 }
 
-/// Whether the code assigns local `slot` anywhere (`set`, `let`, a loop's variable).
-pub(super) fn assigns(b: &Block, slot: u16) -> bool {
+/// Whether the code binds local `slot` (a `let`, a `set`, a loop's or a quantifier's
+/// variable): the closures of a direct block write a local only there.
+pub(super) fn binds(b: &Block, slot: u16) -> bool {
     any_in(
         b,
         |s| match s {
@@ -36,14 +37,25 @@ pub(super) fn assigns(b: &Block, slot: u16) -> bool {
             Stmt::LetPair(a, c, _) => *a == slot || *c == slot,
             _ => false,
         },
-        |n| match &n.kind {
-            NodeKind::Quant(_, s, _, _) => *s == slot,
-            // Not in an inlined body.
-            NodeKind::ChooseFrom { .. }
-            | NodeKind::ChooseArms { .. }
-            | NodeKind::Roll { .. }
-            | NodeKind::Modifiers { .. } => true,
-            _ => false,
-        },
+        |n| matches!(n.kind, NodeKind::Quant(_, s, _, _) if s == slot),
     )
+}
+
+/// Whether the code may assign local `slot` anywhere: [`binds`], or a construct that is
+/// never in an inlined body (a decision, a roll, a modifier list), taken as assigning.
+pub(super) fn assigns(b: &Block, slot: u16) -> bool {
+    binds(b, slot)
+        || any_in(
+            b,
+            |_| false,
+            |n| {
+                matches!(
+                    n.kind,
+                    NodeKind::ChooseFrom { .. }
+                        | NodeKind::ChooseArms { .. }
+                        | NodeKind::Roll { .. }
+                        | NodeKind::Modifiers { .. }
+                )
+            },
+        )
 }
