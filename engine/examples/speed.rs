@@ -1,5 +1,6 @@
-//! Plays N matches (original edition, or the ruleset file given second) with random agents on one thread and prints matches
-//! per second. `perf stat -e instructions` on it counts work independent of machine load.
+//! Plays N matches (original edition, or the ruleset file given second) with random agents
+//! on one thread and prints matches per second (`FUBA_OPTIONS="weather=on,skills=6"`:
+//! with match options). Cachegrind on it counts work independent of machine load.
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Game;
@@ -12,7 +13,10 @@ fn main() {
         || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml"),
         std::path::PathBuf::from,
     );
-    let rs = fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    // FUBA_OPTIONS="condition=on,skills=6": match options, as `--option` sets them.
+    let options = fuba_engine::ruleset::options_from_env();
+    let rs = fuba_engine::ruleset::load_file_options(&path, &|_| None, &options)
+        .unwrap_or_else(|e| panic!("{e}"));
     // FUBA_HEURISTIC=1: heuristic agents instead of random ones.
     let heuristic = std::env::var_os("FUBA_HEURISTIC").is_some();
     // FUBA_NO_MEMO=1: compute pure procedures every time (to measure what remembering saves).

@@ -1,6 +1,7 @@
 //! Where the rules machine's instructions go, by rule, by instruction kind and by source
 //! line: plays N seeded matches of a ruleset file with random agents (`FUBA_HEURISTIC=1`:
-//! heuristic ones) and prints the instructions dispatched per match. Needs the feature
+//! heuristic ones; `FUBA_OPTIONS="condition=on,skills=6"`: match options) and prints the
+//! instructions dispatched per match. Needs the feature
 //! that counts them (off in every other build):
 //!
 //! ```sh
@@ -23,10 +24,14 @@ fn main() {
         eprintln!("usage: vmprof MATCHES RULESET.toml");
         std::process::exit(2);
     };
-    let rs = fuba_engine::ruleset::load_file(std::path::Path::new(&path)).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(1)
-    });
+    // FUBA_OPTIONS="condition=on,skills=6": match options, as `--option` sets them.
+    let options = fuba_engine::ruleset::options_from_env();
+    let rs =
+        fuba_engine::ruleset::load_file_options(std::path::Path::new(&path), &|_| None, &options)
+            .unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(1)
+            });
     let heuristic = std::env::var_os("FUBA_HEURISTIC").is_some();
     let agent = |seed: u64, team: u8| -> Box<dyn Agent> {
         if heuristic {

@@ -21,7 +21,9 @@ use crate::ir::Code;
 use super::expand::Expander;
 
 use super::chain::toml_error;
-pub use super::chain::{EditionLookup, load_file, load_file_with};
+pub use super::chain::{
+    EditionLookup, load_file, load_file_options, load_file_with, options_from_env,
+};
 
 /// Loads and checks a ruleset from text; `path` names it in messages.
 pub fn load_str(path: &Path, text: &str) -> Result<Ruleset, LoadErrors> {

@@ -22,7 +22,8 @@ use crate::value::{Sym, Ty, Value};
 use diag::{Diagnostic, SourceFile};
 
 pub use load::{
-    EditionLookup, load_file, load_file_with, load_str, load_str_options, load_str_with,
+    EditionLookup, load_file, load_file_options, load_file_with, load_str, load_str_options,
+    load_str_with, options_from_env,
 };
 
 /// What a code unit is, for messages: `procedures.control_check`, `tables.special_event[3]`.
