@@ -56,6 +56,13 @@ pub(super) fn team(d: Direct) -> Option<Src<Tm>> {
     }
 }
 
+pub(super) fn name(d: Direct) -> Option<Src<Name>> {
+    match d {
+        Direct::Name(s) => Some(s),
+        _ => None,
+    }
+}
+
 pub(super) fn area(d: Direct) -> Option<Src<Ar>> {
     match d {
         Direct::Area(s) => Some(s),
@@ -296,6 +303,90 @@ fn typed_prim(p: Prim, args: Vec<Direct>) -> Option<Direct> {
             } else {
                 bin(a, b, |_, x: i64, y: i64| Some(x.min(y)))
             })
+        }
+        _ => return typed_prim_more(p, it),
+    })
+}
+
+/// The other light primitives of typed operands, each as [`crate::vm::light`] works it
+/// out (the generic path turns every operand into a [`Value`] and the result back: about
+/// 190 host instructions a call in the original edition, which runs 600 a match).
+fn typed_prim_more(p: Prim, mut it: std::vec::IntoIter<Direct>) -> Option<Direct> {
+    let side = MatchState::side;
+    let mut next = || it.next();
+    Some(match p {
+        Prim::NthLowest => {
+            let (t, n) = (team(next()?)?, int(next()?)?);
+            Direct::Area(bin(t, n, |m, t: Tm, n: i64| {
+                Some(Ar(m.st.lowest(&m.rs.board, t.0, n.max(0) as usize)?))
+            }))
+        }
+        Prim::GoalLineAreas => Direct::Areas(read(|m, _| Some(m.rs.board.goal_line_areas(None)))),
+        Prim::OwnGoalLine | Prim::HalfAreas => {
+            let own = p == Prim::OwnGoalLine;
+            Direct::Areas(un(team(next()?)?, move |m, t: Tm| {
+                let b = &m.rs.board;
+                Some(if own {
+                    b.goal_line_areas(Some(side(t.0)))
+                } else {
+                    b.half_areas(side(t.0))
+                })
+            }))
+        }
+        Prim::Only => Direct::Area(un(areas(next()?)?, |_, s: AreaSet| {
+            (s.len() == 1).then(|| Ar(s.0.trailing_zeros() as u8))
+        })),
+        // An area set's size (an area is one, none is none); any other kind's size is
+        // left to the stack code.
+        Prim::Size => Direct::Int(un(areas(next()?)?, |_, s: AreaSet| {
+            Some(i64::from(s.len()))
+        })),
+        Prim::Abs => Direct::Int(un(int(next()?)?, |_, i: i64| Some(i.saturating_abs()))),
+        Prim::Minute => Direct::Int(read(|m, _| Some(m.st.clock.minute))),
+        Prim::Added => Direct::Int(read(|m, _| Some(m.st.clock.added))),
+        Prim::Half => Direct::Int(read(|m, _| Some(i64::from(m.st.clock.half)))),
+        Prim::Turn => Direct::Int(read(|m, _| Some(i64::from(m.st.turn)))),
+        Prim::Occupied => Direct::Areas(un(team(next()?)?, move |m, t: Tm| {
+            Some(m.st.pieces.get(t.0 as usize)?.occupied())
+        })),
+        Prim::KeeperMoved => Direct::Bool(un(team(next()?)?, move |m, t: Tm| {
+            Some(m.st.pieces.get(t.0 as usize)?.moved & 1 != 0)
+        })),
+        Prim::OnBoard => Direct::Int(un(team(next()?)?, move |m, t: Tm| {
+            Some(m.st.pieces.get(t.0 as usize)?.on_board() as i64)
+        })),
+        Prim::IsHome => Direct::Bool(un(team(next()?)?, |_, t: Tm| Some(t.0 == 0))),
+        Prim::Score => Direct::Int(un(team(next()?)?, |m, t: Tm| {
+            m.st.score.get(t.0 as usize).copied()
+        })),
+        Prim::Reaching => {
+            let (a, t) = (area(next()?)?, team(next()?)?);
+            Direct::Areas(bin(a, t, move |m, a: Ar, t: Tm| {
+                Some(m.rs.board.reaching(a.0, side(t.0)))
+            }))
+        }
+        Prim::EntirelyInHalf | Prim::PartlyInHalf => {
+            let entirely = p == Prim::EntirelyInHalf;
+            let (a, t) = (area(next()?)?, team(next()?)?);
+            Direct::Bool(bin(a, t, move |m, a: Ar, t: Tm| {
+                let b = &m.rs.board;
+                Some(if entirely {
+                    b.entirely_in_half(a.0, side(t.0))
+                } else {
+                    b.partly_in_half(a.0, side(t.0))
+                })
+            }))
+        }
+        Prim::Mark => {
+            let (name, t) = (name(next()?)?, team(next()?)?);
+            Direct::Areas(bin(name, t, move |m, s: Name, t: Tm| {
+                let rs = m.rs;
+                let sets = rs
+                    .lookups
+                    .mark(s.0)
+                    .or_else(|| rs.board.marks.get(rs.symbol(s.0)))?;
+                Some(sets[side(t.0).index()])
+            }))
         }
         _ => return None,
     })
