@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::super::code::*;
 use super::super::direct::{Ar, Direct, F, Kind, Src, Tm};
 use super::Lower;
-use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_read, un};
+use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_var, un};
 use crate::ir::*;
 use crate::value::{Move, Ty, Value};
 
@@ -144,7 +144,7 @@ impl Lower<'_> {
             }
             NodeKind::Var(v) => {
                 let v = *v;
-                let d = typed_read(n.ty, move |m, _| m.var_at(v.scope, v.idx, 0).cloned())?;
+                let d = typed_var(n.ty, v.scope, v.idx, None)?;
                 Some(Built {
                     d,
                     k: 1,
@@ -155,10 +155,7 @@ impl Lower<'_> {
                 let v = *v;
                 let t = self.direct(t)?;
                 let team = team(t.d)?;
-                let d = typed_read(n.ty, move |m, base| {
-                    let Tm(t) = team.get(m, base)?;
-                    m.var_at(v.scope, v.idx, t).cloned()
-                })?;
+                let d = typed_var(n.ty, v.scope, v.idx, Some(team))?;
                 Some(Built {
                     d,
                     k: t.k + 1,

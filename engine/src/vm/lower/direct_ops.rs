@@ -113,6 +113,30 @@ pub(super) fn typed_read(
     })
 }
 
+/// A direct expression of type `ty` reading a state variable (of `team`'s, for a per-team
+/// scope) in place: no copy of the value made to be read.
+pub(super) fn typed_var(ty: Ty, scope: Scope, idx: u16, team: Option<Src<Tm>>) -> Option<Direct> {
+    fn k<T: Kind>(scope: Scope, idx: u16, team: Option<Src<Tm>>) -> Src<T> {
+        Src::Fn(Arc::new(move |m, base| {
+            let t = match &team {
+                Some(s) => s.get(m, base)?.0,
+                None => 0,
+            };
+            T::of(m.var_at(scope, idx, t)?)
+        }))
+    }
+    Some(match ty {
+        Ty::Int => Direct::Int(k(scope, idx, team)),
+        Ty::Bool => Direct::Bool(k(scope, idx, team)),
+        Ty::Team => Direct::Team(k(scope, idx, team)),
+        Ty::Area => Direct::Area(k(scope, idx, team)),
+        Ty::Areas => Direct::Areas(k(scope, idx, team)),
+        Ty::Str => Direct::Name(k(scope, idx, team)),
+        Ty::Move => Direct::Move(k(scope, idx, team)),
+        _ => return None,
+    })
+}
+
 /// A constant of a plain kind.
 pub(super) fn konst(v: &Value, ty: Ty) -> Option<Direct> {
     Some(match v {
