@@ -5,7 +5,7 @@
 
 use super::machine::Match;
 use super::{Halt, as_bool};
-use crate::board::{AreaId, AreaSet, Direction};
+use crate::board::{AreaSet, Direction};
 use crate::prims::Prim;
 use crate::state::{GONE, MatchState};
 use crate::value::{MoveSet, Value};
@@ -39,18 +39,16 @@ impl Match<'_> {
             Prim::NoMoves => self.new_moves(MoveSet::default()),
             Prim::UnmovedMoves => {
                 let t = self.team_v(&self.stack[base + 1], at)?;
-                let mut out = self.moves_arg(base, at)?;
                 let pc = &self.st.pieces[t as usize];
-                keep_from(&mut out, pc.field_areas(true));
+                let mut out = self.moves_from_arg(base, pc.field_areas(true), at)?;
                 if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
                     out.keeper = None;
                 }
                 self.new_moves(out)
             }
             Prim::MovesFrom => {
-                let mut out = self.moves_arg(base, at)?;
                 let from = self.areas_v(&self.stack[base + 1], at)?;
-                keep_from(&mut out, from);
+                let mut out = self.moves_from_arg(base, from, at)?;
                 if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
                     out.keeper = None;
                 }
@@ -106,20 +104,30 @@ impl Match<'_> {
 }
 
 impl Match<'_> {
+    /// The field moves of the move set in stack slot `slot` that start in one of the
+    /// areas `from` (and its goalkeeper's, for the caller to narrow): copied area by area
+    /// of `from` (a handful) rather than the whole set copied and every other area cleared.
+    fn moves_from_arg(&self, slot: usize, from: AreaSet, at: u32) -> Result<MoveSet, Halt> {
+        let Value::Moves(ms) = &self.stack[slot] else {
+            return Err(self.error(at, "expected a move set"));
+        };
+        let mut out = MoveSet {
+            keeper: ms.keeper,
+            ..MoveSet::default()
+        };
+        for a in from.iter() {
+            if let (Some(o), Some(d)) = (out.field.get_mut(a as usize), ms.field.get(a as usize)) {
+                *o = *d;
+            }
+        }
+        Ok(out)
+    }
+
     /// The move set in stack slot `slot`, copied to be narrowed.
     fn moves_arg(&self, slot: usize, at: u32) -> Result<MoveSet, Halt> {
         match &self.stack[slot] {
             Value::Moves(ms) => Ok((**ms).clone()),
             _ => Err(self.error(at, "expected a move set")),
-        }
-    }
-}
-
-/// Keeps the field moves that start in one of the areas.
-fn keep_from(ms: &mut MoveSet, from: AreaSet) {
-    for (a, dests) in ms.field.iter_mut().enumerate() {
-        if !from.has(a as AreaId) {
-            *dests = AreaSet::EMPTY;
         }
     }
 }
