@@ -272,6 +272,12 @@ pub struct DecisionSite {
     /// quiet scores): a hidden local and the direct expression worked out into it once,
     /// before the options are scored (`lower/hoist.rs`).
     pub hoist: Box<[(u16, u16)]>,
+    /// Whether the scores are kept from one offer of the decision to the next
+    /// (`vm/kept.rs`): `Some(slots)` when the score is one direct expression whose closures,
+    /// outside the hoisted parts, read nothing of the match but the board, only the
+    /// option, the hoisted parts' locals and these frame slots (locals live at the
+    /// `choose`), as `lower/hoist.rs` proves when it lowers the score.
+    pub keep: Option<Box<[u16]>>,
     /// The prompt (`prompt "text {value}"`): empty when the rule gives none.
     pub prompt: Box<[PromptCode]>,
     /// `choose ... from`'s note on each option (`note x => "text {value}"`): the slot the

@@ -14,6 +14,7 @@
 //! no kind its readers accept, so they give up too and the score's stack code (which
 //! never reads these locals) runs, as it would have.
 
+use super::super::code::Ins;
 use super::super::direct::{Direct, Src};
 use super::Lower;
 use super::direct::Built;
@@ -35,6 +36,32 @@ pub(super) struct Hoist {
     end: u16,
     /// The hoisted parts: their hidden local and their direct expression's index.
     list: Vec<(u16, u16)>,
+    /// Whether a closure built for the score outside its hoisted parts reads the match
+    /// (see [`Lower::reads_match`]).
+    state: bool,
+}
+
+/// The frame slots below `h.live` (the locals live at the `choose`, not the option's, not
+/// those the score binds itself) that score `n` reads, given `slot` (an IR local's frame
+/// slot); `None` when the score sets a local (`set x = ...`: its value could come from an
+/// earlier offer). With the hoisted parts' locals, these are what a kept score is
+/// compared on (`vm/kept.rs`).
+fn score_reads(n: &Node, h: &Hoist, slot: impl Fn(u16) -> u16) -> Option<Box<[u16]>> {
+    let mut reads = Vec::new();
+    let sets = any_in_node(
+        n,
+        |s| matches!(s, Stmt::SetLocal(..)),
+        |n| {
+            if let NodeKind::Local(s) = n.kind {
+                let s = slot(s);
+                if s < h.live && s != h.option && !h.assigned.contains(&s) && !reads.contains(&s) {
+                    reads.push(s);
+                }
+            }
+            false
+        },
+    );
+    (!sets).then(|| reads.into())
 }
 
 /// The local slots a node assigns (`let`, `set`, a loop's or a quantifier's variable).
@@ -80,12 +107,37 @@ impl<'r> Lower<'r> {
             next: live,
             end,
             list: Vec::new(),
+            state: false,
         });
         let at = self.waiting_value(n, end);
         if let Some(h) = self.hoist.take() {
-            self.p.decisions[site].hoist = h.list.into();
+            let keep = if h.state || !self.one_direct(at) {
+                None
+            } else {
+                score_reads(n, &h, |s| self.slot(s))
+            };
+            let d = &mut self.p.decisions[site];
+            d.hoist = h.list.into();
+            d.keep = keep;
         }
         at
+    }
+
+    /// Whether the code at `at` is one direct expression and the end of a score (its
+    /// stack code skipped when the closures give a value).
+    fn one_direct(&self, at: u32) -> bool {
+        let code = &self.p.code;
+        matches!(code.get(at as usize), Some(Ins::Direct(_, skip))
+            if code.get(*skip as usize) == Some(&Ins::EndScore))
+    }
+
+    /// Notes that a closure being built reads the match: a state variable, a role, a
+    /// primitive that is not board geometry, a hook. Inside a score's hoisted part (worked
+    /// out once per offer, its value compared when scores are kept) nothing is noted.
+    pub(super) fn reads_match(&mut self) {
+        if let Some(h) = &mut self.hoist {
+            h.state = true;
+        }
     }
 
     /// Where the hoisted parts stand (to give back those of a direct expression that was
@@ -122,10 +174,17 @@ impl<'r> Lower<'r> {
         let b = self.direct(n);
         self.hoist = outer;
         let Some(b) = b else { return Some(None) };
-        if !b.exact || !matches!(src_kind(&b.d), Some(true)) {
+        let worked_out = matches!(src_kind(&b.d), Some(true));
+        if !b.exact || !worked_out {
+            // Built outside the hoisting context: what its closures read was not noted (a
+            // constant or a local reads nothing of the match).
+            if worked_out {
+                self.reads_match();
+            }
             return Some(Some(b));
         }
         let Some(i) = self.add_direct(b.d.clone()) else {
+            self.reads_match();
             return Some(Some(b));
         };
         let h = self.hoist.as_mut()?;
