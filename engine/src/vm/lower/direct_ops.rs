@@ -272,6 +272,22 @@ fn typed_prim(p: Prim, args: Vec<Direct>) -> Option<Direct> {
                 Some(i64::from(m.rs.board.distance(a.0, b.0)))
             }))
         }
+        Prim::EntirelyInHalf | Prim::PartlyInHalf => {
+            let entirely = p == Prim::EntirelyInHalf;
+            let (a, t) = (area(next()?)?, team(next()?)?);
+            Direct::Bool(bin(a, t, move |m, a: Ar, t: Tm| {
+                let board = &m.rs.board;
+                Some(if entirely {
+                    board.entirely_in_half(a.0, side(t.0))
+                } else {
+                    board.partly_in_half(a.0, side(t.0))
+                })
+            }))
+        }
+        // The size of an area set (an area is a set of one, as the stack code reads it).
+        Prim::Size => Direct::Int(un(areas(next()?)?, |_, s: AreaSet| {
+            Some(i64::from(s.len()))
+        })),
         Prim::Between => {
             let (a, b) = (area(next()?)?, area(next()?)?);
             Direct::Int(bin(a, b, |m, a: Ar, b: Ar| {
