@@ -160,3 +160,32 @@ fn only_scores_that_read_nothing_of_the_match_per_option_are_kept() {
     assert_eq!(keeps(&valued, "move"), [true]);
     scores_agree(&valued, 3).unwrap();
 }
+
+#[test]
+fn a_hoisted_part_read_behind_another_is_compared_only_where_that_one_holds() {
+    // `t == ct and m.from == b and count(t, b) == 1`: the count is read only where the
+    // team controls the ball.
+    let rs = edition("original");
+    let guarded: Vec<bool> = rs
+        .program()
+        .decisions
+        .iter()
+        .filter(|d| rs.symbol(d.kind) == "move")
+        .map(|d| d.keep.as_ref().is_some_and(|k| !k.guards.is_empty()))
+        .collect();
+    assert_eq!(guarded, [true]);
+    let rs = with_move_score(
+        "kept-guarded",
+        "let b = ball_area()\nif ball_value() > 2 and m.to == b and count(t, b) > 1 { 1 } else { 0 }",
+    );
+    let guards = |rs: &Ruleset| {
+        rs.program()
+            .decisions
+            .iter()
+            .filter(|d| rs.symbol(d.kind) == "move")
+            .map(|d| d.keep.as_ref().map_or(0, |k| k.guards.len()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(guards(&rs), [1]);
+    scores_agree(&rs, 5).unwrap();
+}

@@ -12,7 +12,10 @@
 //!
 //! Scores are kept per decision site and values (a movement's values come back: the same
 //! ball area, team and counts later in the match), found by a hash of both and then
-//! compared in full, and within them per option, sorted for a binary search.
+//! compared in full, and within them per option, sorted for a binary search. A hoisted
+//! part read only behind another ([`super::code::ScoreKey::guards`]: `t == ct and ... and
+//! count(t, b) == 1`) is left out of the values where that one is false: no closure
+//! reads it then, and which parts are left out is itself one of the values.
 //!
 //! It stays exact this way: a kept score was given by the closures themselves (a score
 //! whose closures gave up, and every option after it, is scored as usual and not kept),
@@ -188,7 +191,7 @@ impl Match<'_> {
         out: &mut Vec<i64>,
     ) -> usize {
         let prog = self.prog;
-        let (true, Some(reads), [Some((slot, e))]) = (self.direct, &d.keep, &d.prefer[..]) else {
+        let (true, Some(sk), [Some((slot, e))]) = (self.direct, &d.keep, &d.prefer[..]) else {
             return 0;
         };
         let Some(Ins::Direct(di, _)) = prog.code.get(*e as usize) else {
@@ -199,11 +202,28 @@ impl Match<'_> {
         };
         // The values the scores depend on besides the option.
         self.kept.key.clear();
-        for s in d.hoist.iter().map(|h| h.0).chain(reads.iter().copied()) {
+        for s in d.hoist.iter().map(|h| h.0).chain(sk.reads.iter().copied()) {
             let Some(v) = self.stack.get(base + s as usize) else {
                 return 0;
             };
             self.kept.key.push(v.clone());
+        }
+        // A hoisted part read only where another is true is not compared where that one is
+        // false (no score read it); which parts those are is part of the key.
+        if !sk.guards.is_empty() {
+            let key = &mut self.kept.key;
+            let mut unread: u64 = 0;
+            for &(p, g) in sk.guards.iter() {
+                if key.get(g as usize) == Some(&Value::Bool(false)) {
+                    unread |= 1 << p;
+                }
+            }
+            for (i, v) in key.iter_mut().enumerate().take(64) {
+                if unread & (1 << i) != 0 {
+                    *v = Value::None;
+                }
+            }
+            key.push(Value::Int(unread as i64));
         }
         if self.kept.total >= MAX_SCORES {
             self.kept.clear();

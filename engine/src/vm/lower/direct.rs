@@ -181,8 +181,13 @@ impl Lower<'_> {
             }
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {
                 let and = matches!(n.kind, NodeKind::And(..));
+                let (an, a_mark) = (&**a, self.hoist_mark());
                 let a = self.direct(a)?;
+                let b_mark = self.hoist_mark();
                 let b = self.direct(b)?;
+                if and {
+                    self.guard_hoisted(an, a_mark, b_mark);
+                }
                 let k = a.k + b.k + 1;
                 let (a, b) = (flag(a.d)?, flag(b.d)?);
                 let f: F<bool> = if and {

@@ -14,7 +14,7 @@
 //! no kind its readers accept, so they give up too and the score's stack code (which
 //! never reads these locals) runs, as it would have.
 
-use super::super::code::Ins;
+use super::super::code::{Ins, ScoreKey};
 use super::super::direct::{Direct, Src};
 use super::Lower;
 use super::direct::Built;
@@ -39,6 +39,10 @@ pub(super) struct Hoist {
     /// Whether a closure built for the score outside its hoisted parts reads the match
     /// (see [`Lower::reads_match`]).
     state: bool,
+    /// The node each part was hoisted from (its address) and the part's local.
+    nodes: Vec<(usize, u16)>,
+    /// Parts read only where another is true (their locals: see [`Lower::guard_hoisted`]).
+    guards: Vec<(u16, u16)>,
 }
 
 /// The frame slots below `h.live` (the locals live at the `choose`, not the option's, not
@@ -62,6 +66,26 @@ fn score_reads(n: &Node, h: &Hoist, slot: impl Fn(u16) -> u16) -> Option<Box<[u1
         },
     );
     (!sets).then(|| reads.into())
+}
+
+/// The conjuncts of an `and` chain (the node itself when it is not an `and`).
+fn and_leaves<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
+    match &n.kind {
+        NodeKind::And(a, b) => {
+            and_leaves(a, out);
+            and_leaves(b, out);
+        }
+        _ => out.push(n),
+    }
+}
+
+/// The guards of the hoisted parts, as indices in their list.
+fn guards(h: &Hoist) -> Box<[(u8, u8)]> {
+    let index = |slot: u16| h.list.iter().position(|x| x.0 == slot);
+    h.guards
+        .iter()
+        .filter_map(|&(p, g)| Some((index(p)? as u8, index(g)? as u8)))
+        .collect()
 }
 
 /// The local slots a node assigns (`let`, `set`, a loop's or a quantifier's variable).
@@ -108,13 +132,18 @@ impl<'r> Lower<'r> {
             end,
             list: Vec::new(),
             state: false,
+            nodes: Vec::new(),
+            guards: Vec::new(),
         });
         let at = self.waiting_value(n, end);
         if let Some(h) = self.hoist.take() {
             let keep = if h.state || !self.one_direct(at) {
                 None
             } else {
-                score_reads(n, &h, |s| self.slot(s))
+                score_reads(n, &h, |s| self.slot(s)).map(|reads| ScoreKey {
+                    reads,
+                    guards: guards(&h),
+                })
             };
             let d = &mut self.p.decisions[site];
             d.hoist = h.list.into();
@@ -153,6 +182,41 @@ impl<'r> Lower<'r> {
         {
             h.next = h.list[mark].0;
             h.list.truncate(mark);
+            let next = h.next;
+            h.nodes.retain(|e| e.1 < next);
+            h.guards.retain(|g| g.0 < next && g.1 < next);
+        }
+    }
+
+    /// After `a and b` is built: the parts hoisted while `b` was built (from `b_mark`) are
+    /// read only where `a` is true, so only where each part hoisted from one of `a`'s
+    /// conjuncts while `a` was built (from `a_mark`) is true. A part hoisted while `b` was
+    /// built is read only by `b`'s closures: its closures stand in `b`'s tree, and a `let`
+    /// it was hoisted for (sunk), an inlined call's argument it stands for, are `b`'s.
+    pub(super) fn guard_hoisted(&mut self, a: &Node, a_mark: usize, b_mark: usize) {
+        let Some(h) = &mut self.hoist else { return };
+        if h.list.len() <= b_mark || b_mark < a_mark {
+            return;
+        }
+        let mut leaves = Vec::new();
+        and_leaves(a, &mut leaves);
+        let made_in_a = &h.list[a_mark..b_mark];
+        let gs: Vec<u16> = leaves
+            .iter()
+            .filter_map(|leaf| {
+                let at = *leaf as *const Node as usize;
+                h.nodes
+                    .iter()
+                    .rev()
+                    .find(|e| e.0 == at && made_in_a.iter().any(|x| x.0 == e.1))
+                    .map(|e| e.1)
+            })
+            .collect();
+        let parts: Vec<u16> = h.list[b_mark..].iter().map(|x| x.0).collect();
+        for p in parts {
+            for &g in &gs {
+                h.guards.push((p, g));
+            }
         }
     }
 
@@ -191,6 +255,7 @@ impl<'r> Lower<'r> {
         let slot = h.next;
         h.next += 1;
         h.list.push((slot, i));
+        h.nodes.push((n as *const Node as usize, slot));
         Some(Some(Built::hoisted(local(&b.d, slot), b.k)))
     }
 
