@@ -12,7 +12,8 @@
 //!
 //! Scores are kept per decision site and values (a movement's values come back: the same
 //! ball area, team and counts later in the match), found by a hash of both and then
-//! compared in full, and within them per option, sorted for a binary search. A hoisted
+//! compared in full, and within them per option, sorted (an option is found by moving on
+//! from the one found before it, options being offered in that order). A hoisted
 //! part read only behind another ([`super::code::ScoreKey::guards`]: `t == ct and ... and
 //! count(t, b) == 1`) is left out of the values where that one is false: no closure
 //! reads it then, and which parts are left out is itself one of the values.
@@ -35,7 +36,7 @@ use crate::agent::Opt;
 use crate::value::Value;
 
 /// The most scores kept at once: past it, everything kept is dropped (a match of the
-/// original edition keeps about 400).
+/// original edition with heuristic agents keeps about 1,000).
 const MAX_SCORES: usize = 1 << 14;
 
 /// No entry.
