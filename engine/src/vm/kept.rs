@@ -35,8 +35,9 @@ use super::direct::Direct;
 use crate::agent::Opt;
 use crate::value::Value;
 
-/// The most scores kept at once: past it, everything kept is dropped (a match of the
-/// original edition with heuristic agents keeps about 1,000).
+/// The most scores and entries (sets of values) kept at once: past it, everything kept
+/// is dropped (a match of the original edition with heuristic agents keeps about 1,000
+/// scores).
 const MAX_SCORES: usize = 1 << 14;
 
 /// No entry.
@@ -226,7 +227,7 @@ impl Match<'_> {
             }
             key.push(Value::Int(unread as i64));
         }
-        if self.kept.total >= MAX_SCORES {
+        if self.kept.total + self.kept.entries.len() >= MAX_SCORES {
             self.kept.clear();
         }
         let entry = self.kept.entry(site);
