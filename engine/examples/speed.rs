@@ -21,6 +21,8 @@ fn main() {
     let heuristic = std::env::var_os("FUBA_HEURISTIC").is_some();
     // FUBA_NO_MEMO=1: compute pure procedures every time (to measure what remembering saves).
     let no_memo = std::env::var_os("FUBA_NO_MEMO").is_some();
+    // FUBA_NO_KEEP=1: work out every `prefer` score at every offer (none kept).
+    let no_keep = std::env::var_os("FUBA_NO_KEEP").is_some();
     let t = std::time::Instant::now();
     let mut goals = 0;
     for seed in 0..n {
@@ -33,6 +35,9 @@ fn main() {
         );
         if no_memo {
             m.m.set_memoize(false);
+        }
+        if no_keep {
+            m.m.set_keep_scores(false);
         }
         let o = m.play().unwrap_or_else(|e| panic!("{e}"));
         goals += o.score[0] + o.score[1];

@@ -133,8 +133,16 @@ impl Agent for HeuristicAgent {
             return Ok(self.rng.below(d.options.len() as u32) as usize);
         }
         let best = d.hints.iter().copied().max().unwrap_or(0);
-        let ties: Vec<usize> = (0..d.hints.len()).filter(|i| d.hints[*i] == best).collect();
-        Ok(ties[self.rng.below(ties.len() as u32) as usize])
+        // The k-th of the options scored best, found again instead of listed at every
+        // decision: the same draw picks the same option.
+        let ties = d.hints.iter().filter(|h| **h == best).count();
+        let k = self.rng.below(ties as u32) as usize;
+        Ok(d.hints
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| **h == best)
+            .nth(k)
+            .map_or(0, |(i, _)| i))
     }
     fn name(&self) -> String {
         "heuristic".into()

@@ -272,11 +272,29 @@ pub struct DecisionSite {
     /// quiet scores): a hidden local and the direct expression worked out into it once,
     /// before the options are scored (`lower/hoist.rs`).
     pub hoist: Box<[(u16, u16)]>,
+    /// Whether the scores are kept from one offer of the decision to the next
+    /// (`vm/kept.rs`): `Some` when the score is one direct expression whose closures,
+    /// outside the hoisted parts, read nothing of the match but the board, only the
+    /// option, the hoisted parts' locals and the frame slots it names, as
+    /// `lower/hoist.rs` proves when it lowers the score.
+    pub keep: Option<ScoreKey>,
     /// The prompt (`prompt "text {value}"`): empty when the rule gives none.
     pub prompt: Box<[PromptCode]>,
     /// `choose ... from`'s note on each option (`note x => "text {value}"`): the slot the
     /// option is bound to and the text; `None` when the rule gives none.
     pub note: Option<(u16, Box<[PromptCode]>)>,
+}
+
+/// What the kept scores of a decision are compared on ([`DecisionSite::keep`]): the
+/// hoisted parts' values, and these.
+#[derive(Debug, Clone, Default)]
+pub struct ScoreKey {
+    /// The frame slots (locals live at the `choose`) the score reads.
+    pub reads: Box<[u16]>,
+    /// Hoisted parts read only behind others (`g and ... and p`: `p` is read only where
+    /// `g` is true): the index in [`DecisionSite::hoist`] of such a part and of a part it
+    /// is read behind. Where `g` is false, `p`'s value is not compared.
+    pub guards: Box<[(u8, u8)]>,
 }
 
 /// One part of a decision's prompt, compiled.

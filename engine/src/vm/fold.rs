@@ -294,7 +294,7 @@ fn cannot_fail(n: &Node) -> bool {
 }
 
 /// Primitives whose value depends only on their arguments and the board.
-fn constant_prim(p: Prim) -> bool {
+pub(crate) fn constant_prim(p: Prim) -> bool {
     use Prim::*;
     matches!(
         p,

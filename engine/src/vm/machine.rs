@@ -108,6 +108,8 @@ pub struct Match<'a> {
     /// Whether direct expressions are worked out directly (off: their stack code runs).
     pub(crate) direct: bool,
     pub(crate) memo: Memo,
+    /// `prefer` scores kept from one offer of a decision to the next (`kept.rs`).
+    pub(crate) kept: super::kept::Kept,
     pub(crate) pending: Vec<Pending>,
     /// Goes up whenever the state may have changed: remembered values are dropped then.
     pub(crate) version: u64,
@@ -178,6 +180,7 @@ impl Match<'_> {
             direct_calls: Vec::new(),
             direct: self.direct,
             memo: self.memo.fresh(),
+            kept: super::kept::Kept::fresh(self.kept.on),
             pending: Vec::new(),
             version: self.version,
             schedule: self.schedule.clone(),
@@ -234,6 +237,7 @@ impl<'a> Match<'a> {
             direct_calls: Vec::new(),
             direct: true,
             memo: Memo::default(),
+            kept: super::kept::Kept::fresh(true),
             pending: Vec::new(),
             version: 0,
             schedule: Arc::new(Schedule::Match),
@@ -271,6 +275,13 @@ impl<'a> Match<'a> {
     /// compare with: the match is the same either way, only slower).
     pub fn set_direct(&mut self, on: bool) {
         self.direct = on;
+    }
+
+    /// Whether the `prefer` scores of a decision whose scores the lowering proved to depend
+    /// only on the option and a few values are kept from one offer to the next (on by
+    /// default; the scores, and so the match, are the same either way, only faster).
+    pub fn set_keep_scores(&mut self, on: bool) {
+        self.kept.on = on;
     }
 
     /// Adds the operations of the stage to the counters and starts a new budget.

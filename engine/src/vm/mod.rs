@@ -18,6 +18,7 @@ mod exec;
 mod fold;
 mod fuse;
 mod inline;
+mod kept;
 mod light;
 mod logbook;
 pub mod lower;

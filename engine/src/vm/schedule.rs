@@ -564,7 +564,12 @@ impl<'a> Match<'a> {
         self.hoist_scores(&d.hoist, base as usize);
         let mut out = Vec::with_capacity(self.opts.len());
         let mut result = Ok(());
-        for i in self.direct_scores(d, base as usize, &mut out)..self.opts.len() {
+        let first = if d.keep.is_some() && self.kept.on {
+            self.kept_scores(site, d, base as usize, &mut out)
+        } else {
+            self.direct_scores(d, base as usize, &mut out)
+        };
+        for i in first..self.opts.len() {
             let entry = match self.opts[i] {
                 Opt::Area(a) => d.prefer[0].map(|(slot, e)| (slot, e, Value::Area(a))),
                 Opt::Move(m) => d.prefer[0].map(|(slot, e)| (slot, e, Value::Move(m))),

@@ -139,10 +139,12 @@ impl Lower<'_> {
                 })
             }
             NodeKind::Role(r) => {
+                self.reads_match();
                 let r = *r;
                 built(Direct::Team(read(move |m, _| Some(Tm(m.role(r))))), 1)
             }
             NodeKind::Var(v) => {
+                self.reads_match();
                 let v = *v;
                 let d = typed_var(n.ty, v.scope, v.idx, None)?;
                 Some(Built {
@@ -152,6 +154,7 @@ impl Lower<'_> {
                 })
             }
             NodeKind::TeamVar(v, t) => {
+                self.reads_match();
                 let v = *v;
                 let t = self.direct(t)?;
                 let team = team(t.d)?;
@@ -175,8 +178,13 @@ impl Lower<'_> {
             }
             NodeKind::And(a, b) | NodeKind::Or(a, b) => {
                 let and = matches!(n.kind, NodeKind::And(..));
+                let (an, a_mark) = (&**a, self.hoist_mark());
                 let a = self.direct(a)?;
+                let b_mark = self.hoist_mark();
                 let b = self.direct(b)?;
+                if and {
+                    self.guard_hoisted(an, a_mark, b_mark);
+                }
                 let k = a.k + b.k + 1;
                 let (a, b) = (flag(a.d)?, flag(b.d)?);
                 let f: F<bool> = if and {
@@ -208,6 +216,9 @@ impl Lower<'_> {
                 built(binary(*op, a.d, b.d)?, a.k + b.k + 1)
             }
             NodeKind::Prim(p, args) => {
+                if !super::super::fold::constant_prim(*p) {
+                    self.reads_match();
+                }
                 let mut ds = Vec::with_capacity(args.len());
                 let mut k = 1;
                 for a in args.iter() {
@@ -239,7 +250,10 @@ impl Lower<'_> {
                 built(d, k)
             }
             NodeKind::Modifiers { rows, .. } => self.modifiers(rows),
-            NodeKind::Hook(h, args) => self.hook_call(*h as usize, args),
+            NodeKind::Hook(h, args) => {
+                self.reads_match();
+                self.hook_call(*h as usize, args)
+            }
             NodeKind::Block(b) if self.in_score => self.block(b),
             NodeKind::Call(idx, args) => {
                 let inline = if self.in_score {

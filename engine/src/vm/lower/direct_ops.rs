@@ -303,6 +303,22 @@ fn typed_prim(p: Prim, args: Vec<Direct>) -> Option<Direct> {
                 Some(i64::from(m.rs.board.distance(a.0, b.0)))
             }))
         }
+        Prim::EntirelyInHalf | Prim::PartlyInHalf => {
+            let entirely = p == Prim::EntirelyInHalf;
+            let (a, t) = (area(next()?)?, team(next()?)?);
+            Direct::Bool(bin(a, t, move |m, a: Ar, t: Tm| {
+                let board = &m.rs.board;
+                Some(if entirely {
+                    board.entirely_in_half(a.0, side(t.0))
+                } else {
+                    board.partly_in_half(a.0, side(t.0))
+                })
+            }))
+        }
+        // The size of an area set (an area is a set of one, as the stack code reads it).
+        Prim::Size => Direct::Int(un(areas(next()?)?, |_, s: AreaSet| {
+            Some(i64::from(s.len()))
+        })),
         Prim::Between => {
             let (a, b) = (area(next()?)?, area(next()?)?);
             Direct::Int(bin(a, b, |m, a: Ar, b: Ar| {
@@ -332,8 +348,8 @@ fn typed_prim(p: Prim, args: Vec<Direct>) -> Option<Direct> {
     })
 }
 
-/// The other light primitives of typed operands, each as [`crate::vm::light`] works it
-/// out (the generic path turns every operand into a [`Value`] and the result back: about
+/// The other light primitives of typed operands (after [`typed_prim`]'s), each as
+/// [`crate::vm::light`] works it out (the generic path turns every operand into a [`Value`] and the result back: about
 /// 190 host instructions a call in the original edition, which runs 600 a match).
 fn typed_prim_more(p: Prim, mut it: std::vec::IntoIter<Direct>) -> Option<Direct> {
     let side = MatchState::side;
@@ -360,11 +376,6 @@ fn typed_prim_more(p: Prim, mut it: std::vec::IntoIter<Direct>) -> Option<Direct
         Prim::Only => Direct::Area(un(areas(next()?)?, |_, s: AreaSet| {
             (s.len() == 1).then(|| Ar(s.0.trailing_zeros() as u8))
         })),
-        // An area set's size (an area is one, none is none); any other kind's size is
-        // left to the stack code.
-        Prim::Size => Direct::Int(un(areas(next()?)?, |_, s: AreaSet| {
-            Some(i64::from(s.len()))
-        })),
         Prim::Abs => Direct::Int(un(int(next()?)?, |_, i: i64| Some(i.saturating_abs()))),
         Prim::Minute => Direct::Int(read(|m, _| Some(m.st.clock.minute))),
         Prim::Added => Direct::Int(read(|m, _| Some(m.st.clock.added))),
@@ -387,18 +398,6 @@ fn typed_prim_more(p: Prim, mut it: std::vec::IntoIter<Direct>) -> Option<Direct
             let (a, t) = (area(next()?)?, team(next()?)?);
             Direct::Areas(bin(a, t, move |m, a: Ar, t: Tm| {
                 Some(m.rs.board.reaching(a.0, side(t.0)))
-            }))
-        }
-        Prim::EntirelyInHalf | Prim::PartlyInHalf => {
-            let entirely = p == Prim::EntirelyInHalf;
-            let (a, t) = (area(next()?)?, team(next()?)?);
-            Direct::Bool(bin(a, t, move |m, a: Ar, t: Tm| {
-                let b = &m.rs.board;
-                Some(if entirely {
-                    b.entirely_in_half(a.0, side(t.0))
-                } else {
-                    b.partly_in_half(a.0, side(t.0))
-                })
             }))
         }
         Prim::Mark => {

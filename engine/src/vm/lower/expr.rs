@@ -270,6 +270,7 @@ impl<'r> Lower<'r> {
                     pure_prefer,
                     prompt,
                     hoist: Box::new([]),
+                    keep: None,
                 });
                 if let Some((_, score)) = prefer {
                     self.scores.push((score, site, 0, self.next_hidden));
@@ -315,6 +316,7 @@ impl<'r> Lower<'r> {
                         .collect(),
                     pure_prefer,
                     hoist: Box::new([]),
+                    keep: None,
                 });
                 for (i, a) in arms.iter().enumerate() {
                     if let Some(p) = &a.prefer {

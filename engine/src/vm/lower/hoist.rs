@@ -14,6 +14,7 @@
 //! no kind its readers accept, so they give up too and the score's stack code (which
 //! never reads these locals) runs, as it would have.
 
+use super::super::code::{Ins, ScoreKey};
 use super::super::direct::{Direct, Src};
 use super::Lower;
 use super::direct::Built;
@@ -35,6 +36,56 @@ pub(super) struct Hoist {
     end: u16,
     /// The hoisted parts: their hidden local and their direct expression's index.
     list: Vec<(u16, u16)>,
+    /// Whether a closure built for the score outside its hoisted parts reads the match
+    /// (see [`Lower::reads_match`]).
+    state: bool,
+    /// The node each part was hoisted from (its address) and the part's local.
+    nodes: Vec<(usize, u16)>,
+    /// Parts read only where another is true (their locals: see [`Lower::guard_hoisted`]).
+    guards: Vec<(u16, u16)>,
+}
+
+/// The frame slots below `h.live` (the locals live at the `choose`, not the option's, not
+/// those the score binds itself) that score `n` reads, given `slot` (an IR local's frame
+/// slot); `None` when the score sets a local (`set x = ...`: its value could come from an
+/// earlier offer). With the hoisted parts' locals, these are what a kept score is
+/// compared on (`vm/kept.rs`).
+fn score_reads(n: &Node, h: &Hoist, slot: impl Fn(u16) -> u16) -> Option<Box<[u16]>> {
+    let mut reads = Vec::new();
+    let sets = any_in_node(
+        n,
+        |s| matches!(s, Stmt::SetLocal(..)),
+        |n| {
+            if let NodeKind::Local(s) = n.kind {
+                let s = slot(s);
+                if s < h.live && s != h.option && !h.assigned.contains(&s) && !reads.contains(&s) {
+                    reads.push(s);
+                }
+            }
+            false
+        },
+    );
+    (!sets).then(|| reads.into())
+}
+
+/// The conjuncts of an `and` chain (the node itself when it is not an `and`).
+fn and_leaves<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
+    match &n.kind {
+        NodeKind::And(a, b) => {
+            and_leaves(a, out);
+            and_leaves(b, out);
+        }
+        _ => out.push(n),
+    }
+}
+
+/// The guards of the hoisted parts, as indices in their list.
+fn guards(h: &Hoist) -> Box<[(u8, u8)]> {
+    let index = |slot: u16| h.list.iter().position(|x| x.0 == slot);
+    h.guards
+        .iter()
+        .filter_map(|&(p, g)| Some((index(p)? as u8, index(g)? as u8)))
+        .collect()
 }
 
 /// The local slots a node assigns (`let`, `set`, a loop's or a quantifier's variable).
@@ -80,12 +131,42 @@ impl<'r> Lower<'r> {
             next: live,
             end,
             list: Vec::new(),
+            state: false,
+            nodes: Vec::new(),
+            guards: Vec::new(),
         });
         let at = self.waiting_value(n, end);
         if let Some(h) = self.hoist.take() {
-            self.p.decisions[site].hoist = h.list.into();
+            let keep = if h.state || !self.one_direct(at) {
+                None
+            } else {
+                score_reads(n, &h, |s| self.slot(s)).map(|reads| ScoreKey {
+                    reads,
+                    guards: guards(&h),
+                })
+            };
+            let d = &mut self.p.decisions[site];
+            d.hoist = h.list.into();
+            d.keep = keep;
         }
         at
+    }
+
+    /// Whether the code at `at` is one direct expression and the end of a score (its
+    /// stack code skipped when the closures give a value).
+    fn one_direct(&self, at: u32) -> bool {
+        let code = &self.p.code;
+        matches!(code.get(at as usize), Some(Ins::Direct(_, skip))
+            if code.get(*skip as usize) == Some(&Ins::EndScore))
+    }
+
+    /// Notes that a closure being built reads the match: a state variable, a role, a
+    /// primitive that is not board geometry, a hook. Inside a score's hoisted part (worked
+    /// out once per offer, its value compared when scores are kept) nothing is noted.
+    pub(super) fn reads_match(&mut self) {
+        if let Some(h) = &mut self.hoist {
+            h.state = true;
+        }
     }
 
     /// Where the hoisted parts stand (to give back those of a direct expression that was
@@ -101,6 +182,41 @@ impl<'r> Lower<'r> {
         {
             h.next = h.list[mark].0;
             h.list.truncate(mark);
+            let next = h.next;
+            h.nodes.retain(|e| e.1 < next);
+            h.guards.retain(|g| g.0 < next && g.1 < next);
+        }
+    }
+
+    /// After `a and b` is built: the parts hoisted while `b` was built (from `b_mark`) are
+    /// read only where `a` is true, so only where each part hoisted from one of `a`'s
+    /// conjuncts while `a` was built (from `a_mark`) is true. A part hoisted while `b` was
+    /// built is read only by `b`'s closures: its closures stand in `b`'s tree, and a `let`
+    /// it was hoisted for (sunk), an inlined call's argument it stands for, are `b`'s.
+    pub(super) fn guard_hoisted(&mut self, a: &Node, a_mark: usize, b_mark: usize) {
+        let Some(h) = &mut self.hoist else { return };
+        if h.list.len() <= b_mark || b_mark < a_mark {
+            return;
+        }
+        let mut leaves = Vec::new();
+        and_leaves(a, &mut leaves);
+        let made_in_a = &h.list[a_mark..b_mark];
+        let gs: Vec<u16> = leaves
+            .iter()
+            .filter_map(|leaf| {
+                let at = *leaf as *const Node as usize;
+                h.nodes
+                    .iter()
+                    .rev()
+                    .find(|e| e.0 == at && made_in_a.iter().any(|x| x.0 == e.1))
+                    .map(|e| e.1)
+            })
+            .collect();
+        let parts: Vec<u16> = h.list[b_mark..].iter().map(|x| x.0).collect();
+        for p in parts {
+            for &g in &gs {
+                h.guards.push((p, g));
+            }
         }
     }
 
@@ -122,16 +238,24 @@ impl<'r> Lower<'r> {
         let b = self.direct(n);
         self.hoist = outer;
         let Some(b) = b else { return Some(None) };
-        if !b.exact || !matches!(src_kind(&b.d), Some(true)) {
+        let worked_out = matches!(src_kind(&b.d), Some(true));
+        if !b.exact || !worked_out {
+            // Built outside the hoisting context: what its closures read was not noted (a
+            // constant or a local reads nothing of the match).
+            if worked_out {
+                self.reads_match();
+            }
             return Some(Some(b));
         }
         let Some(i) = self.add_direct(b.d.clone()) else {
+            self.reads_match();
             return Some(Some(b));
         };
         let h = self.hoist.as_mut()?;
         let slot = h.next;
         h.next += 1;
         h.list.push((slot, i));
+        h.nodes.push((n as *const Node as usize, slot));
         Some(Some(Built::hoisted(local(&b.d, slot), b.k)))
     }
 

@@ -75,6 +75,9 @@ fn sure_prim(p: Prim) -> bool {
             | Prim::Between
             | Prim::Max
             | Prim::Min
+            | Prim::Size
+            | Prim::EntirelyInHalf
+            | Prim::PartlyInHalf
     )
 }
 
@@ -119,6 +122,11 @@ impl Lower<'_> {
                     && self.sure(b, gs)
             }
             NodeKind::Prim(p, args) => sure_prim(*p) && args.iter().all(|a| self.sure(a, gs)),
+            NodeKind::If(c, yes, Some(no)) => {
+                self.sure(c, gs)
+                    && matches!(&yes.stmts[..], [Stmt::Expr(e)] if self.sure(e, gs))
+                    && self.sure(no, gs)
+            }
             _ => false,
         }
     }
