@@ -33,9 +33,10 @@ pub struct Pending {
     trace_start: usize,
 }
 
-/// The index's keys are already mixed ([`key`]): the map uses them as they are.
+/// The index's keys are already mixed ([`key`]): the map uses them as they are (the
+/// kept `prefer` scores' index too, `vm/kept.rs`).
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -51,14 +52,20 @@ impl Hasher for KeyHasher {
     }
 }
 
-fn mix(h: u64, x: u64) -> u64 {
+/// One step of the keys' hash: a word mixed into it.
+pub(crate) fn mix(h: u64, x: u64) -> u64 {
     (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 /// A key of a procedure and its arguments: equal arguments give equal keys (entries are
 /// still compared in full, so a collision costs only time).
 fn key(proc: u16, args: &[Value]) -> u64 {
-    args.iter().fold(u64::from(proc), |h, v| match v {
+    args.iter().fold(u64::from(proc), mix_value)
+}
+
+/// A value mixed into a hash: its kind, then its contents (equal values, equal hashes).
+pub(crate) fn mix_value(h: u64, v: &Value) -> u64 {
+    match v {
         Value::None => mix(h, 0),
         Value::Int(i) => mix(mix(h, 1), *i as u64),
         Value::Bool(b) => mix(mix(h, 2), u64::from(*b)),
@@ -83,7 +90,7 @@ fn key(proc: u16, args: &[Value]) -> u64 {
                 .fold(mix(mix(h, 9), k), |h, s| mix(h, u64::from(s.0)))
         }
         Value::List(l) => l.iter().fold(mix(h, 10), |h, x| mix(h, *x as u64)),
-    })
+    }
 }
 
 /// The remembered values of one match.

@@ -27,7 +27,9 @@
 //! (`tests/kept.rs` compares the logs).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
+
+use crate::memo::{KeyHasher, mix_value};
 
 use super::Match;
 use super::code::{DecisionSite, Ins};
@@ -130,42 +132,10 @@ impl Kept {
     }
 }
 
-/// The index's keys are already mixed ([`hash`]): the map uses them as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = mix(self.0, u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = x;
-    }
-}
-
-fn mix(h: u64, x: u64) -> u64 {
-    (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
-}
-
 /// A hash of a site and values: equal values give equal hashes (entries are still
-/// compared in full, so a collision costs only time). Values of other kinds than the
-/// plain ones hash by their kind alone.
+/// compared in full, so a collision costs only time).
 fn hash(site: u32, key: &[Value]) -> u64 {
-    key.iter().fold(u64::from(site), |h, v| match v {
-        Value::Int(i) => mix(mix(h, 1), *i as u64),
-        Value::Bool(b) => mix(mix(h, 2), u64::from(*b)),
-        Value::Str(s) => mix(mix(h, 3), u64::from(*s)),
-        Value::Team(t) => mix(mix(h, 4), u64::from(*t)),
-        Value::Area(a) => mix(mix(h, 5), u64::from(*a)),
-        Value::Areas(s) => mix(mix(h, 6), u64::from(s.0)),
-        Value::Move(m) => mix(mix(h, 8), u64::from(rank(Opt::Move(*m)))),
-        _ => mix(h, 9),
-    })
+    key.iter().fold(u64::from(site), mix_value)
 }
 
 /// An option's place in the order its entry keeps scores in: one number per option

@@ -68,17 +68,6 @@ fn score_reads(n: &Node, h: &Hoist, slot: impl Fn(u16) -> u16) -> Option<Box<[u1
     (!sets).then(|| reads.into())
 }
 
-/// The conjuncts of an `and` chain (the node itself when it is not an `and`).
-fn and_leaves<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
-    match &n.kind {
-        NodeKind::And(a, b) => {
-            and_leaves(a, out);
-            and_leaves(b, out);
-        }
-        _ => out.push(n),
-    }
-}
-
 /// The guards of the hoisted parts, as indices in their list.
 fn guards(h: &Hoist) -> Box<[(u8, u8)]> {
     let index = |slot: u16| h.list.iter().position(|x| x.0 == slot);
@@ -199,7 +188,7 @@ impl<'r> Lower<'r> {
             return;
         }
         let mut leaves = Vec::new();
-        and_leaves(a, &mut leaves);
+        super::hook_when::conjuncts(a, &mut leaves);
         let made_in_a = &h.list[a_mark..b_mark];
         let gs: Vec<u16> = leaves
             .iter()

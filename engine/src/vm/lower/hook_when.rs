@@ -145,8 +145,8 @@ impl<'r> Lower<'r> {
     }
 }
 
-/// The operands of an `and` chain, in order.
-fn conjuncts<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
+/// The operands of an `and` chain, in order (the node itself when it is not an `and`).
+pub(super) fn conjuncts<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
     match &n.kind {
         NodeKind::And(a, b) => {
             conjuncts(a, out);
