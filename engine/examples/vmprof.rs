@@ -1,7 +1,8 @@
 //! Where the rules machine's instructions go, by rule, by instruction kind and by source
 //! line: plays N seeded matches of a ruleset file with random agents (`FUBA_HEURISTIC=1`:
-//! heuristic ones; `FUBA_OPTIONS="condition=on,skills=6"`: match options) and prints the
-//! instructions dispatched per match. Needs the feature
+//! heuristic ones; `FUBA_OPTIONS="condition=on,skills=6"`: match options; `FUBA_LIST=RULE`:
+//! also that rule's code, instruction by instruction, with how often each ran) and prints
+//! the instructions dispatched per match. Needs the feature
 //! that counts them (off in every other build):
 //!
 //! ```sh
@@ -160,6 +161,18 @@ fn main() {
             (format!("{rule}:{line}"), *c)
         })
         .collect();
+    // FUBA_LIST=RULE: the code of every instruction placed in that rule, with how often
+    // each ran per match (to read what the lowering made of a hot rule).
+    if let Ok(rule) = std::env::var("FUBA_LIST") {
+        println!("\n== code of {rule} (runs per match, place, instruction)");
+        for (pc, ins) in prog.code.iter().enumerate() {
+            let (r, line) = place(pc);
+            if r == rule || r.ends_with(&format!(".{rule}")) {
+                let h = hits.get(pc).copied().unwrap_or(0) / n;
+                println!("{pc:6} {h:7} {line:5}  {ins:?}");
+            }
+        }
+    }
     println!(
         "\n{} direct expressions gave up per match (their stack code ran)",
         gave.values().sum::<u64>() / n
