@@ -383,12 +383,21 @@ impl Lower<'_> {
 
     /// A step putting the value of built closures in frame slot `dst`.
     fn bind_built(&self, dst: u16, b: Built) -> (Step, u32) {
-        let (d, dst) = (b.d, dst as usize);
-        let step: Step = Arc::new(move |m, base| {
-            let v = d.value(m, base)?;
-            *m.stack.get_mut(base + dst)? = v;
-            Some(())
-        });
+        let dst = dst as usize;
+        // An integer (a count, a score's part) written as one, not through a `Value` made
+        // by kind.
+        let step: Step = match b.d {
+            Direct::Int(s) => Arc::new(move |m, base| {
+                let x = s.get(m, base)?;
+                *m.stack.get_mut(base + dst)? = Value::Int(x);
+                Some(())
+            }),
+            d => Arc::new(move |m, base| {
+                let v = d.value(m, base)?;
+                *m.stack.get_mut(base + dst)? = v;
+                Some(())
+            }),
+        };
         (step, b.k + 1)
     }
 

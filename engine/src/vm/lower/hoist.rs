@@ -214,10 +214,7 @@ impl<'r> Lower<'r> {
     pub(super) fn hoisted(&mut self, n: &Node) -> Option<Option<Built>> {
         let h = self.hoist.as_ref()?;
         if h.next >= h.end
-            || matches!(
-                n.kind,
-                NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Role(_)
-            )
+            || matches!(n.kind, NodeKind::Const(_) | NodeKind::Local(_))
             || !self.invariant(n)
         {
             return None;
