@@ -60,7 +60,7 @@ pub(crate) struct Kept {
     /// Spare buffers, reused: the values of the offer being scored, and the scores worked
     /// out at it.
     key: Vec<Value>,
-    added: Vec<(u32, Opt, i64)>,
+    added: Vec<(u32, i64)>,
 }
 
 /// The scores of one decision site worked out with the same values.
@@ -68,7 +68,7 @@ struct Entry {
     site: u32,
     key: Box<[Value]>,
     /// Each option's score, by [`rank`].
-    scores: Vec<(u32, Opt, i64)>,
+    scores: Vec<(u32, i64)>,
     /// The previous entry with the same hash (`NONE`: none).
     next: u32,
 }
@@ -140,6 +140,8 @@ fn hash(site: u32, key: &[Value]) -> u64 {
 
 /// An option's place in the order its entry keeps scores in: one number per option
 /// (a move: goalkeeper first, then by start and end area; then the areas by number).
+/// No two moves or areas share one (an area is a byte), so the number stands for the
+/// option where a kept score is looked up.
 #[inline(always)]
 fn rank(o: Opt) -> u32 {
     match o {
@@ -230,9 +232,8 @@ impl Match<'_> {
             while scores.get(j).is_some_and(|s| s.0 < r) {
                 j += 1;
             }
-            if let Some(&(k, opt, x)) = scores.get(j)
+            if let Some(&(k, x)) = scores.get(j)
                 && k == r
-                && opt == o
             {
                 out.push(x);
                 j += 1;
@@ -248,7 +249,7 @@ impl Match<'_> {
                 Some(x) => {
                     self.direct_done();
                     out.push(x);
-                    added.push((r, o, x));
+                    added.push((r, x));
                 }
                 None => {
                     self.direct_gave_up(*e, ops);

@@ -17,9 +17,6 @@ use crate::value::{Move, Ty, Value};
 /// or two typed instructions already.
 pub(super) const MIN_NODES: u32 = 4;
 
-/// A modifier row: its value and its condition.
-type ModRow = (Src<i64>, Option<Src<bool>>);
-
 /// A statement of a direct block: a local bound (`None`: give up).
 pub(super) type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()> + Send + Sync>;
 
@@ -270,43 +267,6 @@ impl Lower<'_> {
         }
     }
 
-    /// A modifier list's total, worked out while the match is not logging (a logged list
-    /// records its rows: the stack code does that).
-    fn modifiers(&mut self, rows: &[(crate::value::Sym, Node, Option<Node>)]) -> Option<Built> {
-        let mut parts = Vec::with_capacity(rows.len());
-        let mut k = 1;
-        for (_, value, cond) in rows {
-            let cond = match cond {
-                Some(c) => {
-                    let c = self.direct(c)?;
-                    k += c.k;
-                    Some(flag(c.d)?)
-                }
-                None => None,
-            };
-            let v = self.direct(value)?;
-            k += v.k;
-            parts.push((int(v.d)?, cond));
-        }
-        let parts: Arc<[ModRow]> = parts.into();
-        let f: F<i64> = Arc::new(move |m, base| {
-            if m.logging() {
-                return None;
-            }
-            let mut total: i64 = 0;
-            for (v, cond) in parts.iter() {
-                if let Some(c) = cond {
-                    if !c.get(m, base)? {
-                        continue;
-                    }
-                }
-                total = total.checked_add(v.get(m, base)?)?;
-            }
-            Some(total)
-        });
-        built(Direct::Int(Src::Fn(f)), k)
-    }
-
     /// A block of `let`s ending in an expression: its value. A `let` that can be sunk
     /// (`sink.rs`) is not bound: its closures stand where it is read, and a guard of the
     /// locals they read runs after the bound ones.
@@ -362,6 +322,22 @@ impl Lower<'_> {
                 self.sunk.push((dst, d.d, d.k));
                 continue;
             }
+            // In a score, read once where the block's value always works it out: its
+            // closures stand there (worked out once either way; nothing is counted in a
+            // score but a hook's operation, and a closure that gives up gives up the
+            // whole value wherever it stands).
+            if self.in_score
+                && super::sink::uses(&b.stmts[i + 1..], *slot) == 1
+                && super::sink::read_surely(last, *slot)
+            {
+                let d = self.direct(n)?;
+                if !d.exact {
+                    return None;
+                }
+                k += d.k + 1;
+                self.sunk.push((dst, d.d, d.k));
+                continue;
+            }
             let (step, ks) = self.bind(dst, n)?;
             steps.push(step);
             k += ks;
@@ -407,17 +383,26 @@ impl Lower<'_> {
 
     /// A step putting the value of built closures in frame slot `dst`.
     fn bind_built(&self, dst: u16, b: Built) -> (Step, u32) {
-        let (d, dst) = (b.d, dst as usize);
-        let step: Step = Arc::new(move |m, base| {
-            let v = d.value(m, base)?;
-            *m.stack.get_mut(base + dst)? = v;
-            Some(())
-        });
+        let dst = dst as usize;
+        // An integer (a count, a score's part) written as one, not through a `Value` made
+        // by kind.
+        let step: Step = match b.d {
+            Direct::Int(s) => Arc::new(move |m, base| {
+                let x = s.get(m, base)?;
+                *m.stack.get_mut(base + dst)? = Value::Int(x);
+                Some(())
+            }),
+            d => Arc::new(move |m, base| {
+                let v = d.value(m, base)?;
+                *m.stack.get_mut(base + dst)? = v;
+                Some(())
+            }),
+        };
         (step, b.k + 1)
     }
 
     /// An inlined call of procedure `idx`, as [`Lower::inlined`] lays it out: its
-    /// locals above the caller's, an argument that is a local the body never assigns used
+    /// locals above the caller's, an argument that is a local the body never binds used
     /// where it is.
     fn call(&mut self, idx: u16, args: &[Node]) -> Option<Built> {
         let rs = self.rs;
@@ -439,7 +424,9 @@ impl Lower<'_> {
         let mut ok = true;
         for (i, a) in args.iter().enumerate() {
             match &a.kind {
-                NodeKind::Local(s) if !super::walk::assigns(&p.code.body, i as u16) => {
+                // The closures write a parameter only where the body binds it (a modifier
+                // list's closures write no local: `walk::assigns` is the stack code's test).
+                NodeKind::Local(s) if !super::walk::binds(&p.code.body, i as u16) => {
                     map[i] = self.slot(*s);
                 }
                 // The same for every option: its hoisted local is used where it is.

@@ -33,19 +33,27 @@ impl Lower<'_> {
         let mut k = 1;
         // The arguments where the conditions read them: a local where it is, any other
         // value bound to a hidden local first (the dispatch's parameters).
+        // A role or a constant is bound only if a condition is tested (nothing else reads
+        // it, and reading it cannot give up).
         let mut slots = Vec::with_capacity(args.len());
+        let mut quiet: Vec<Step> = Vec::new();
         for a in args {
             match &a.kind {
                 NodeKind::Local(s) => slots.push(self.slot(*s)),
                 _ => {
                     let at = self.hidden(1);
                     let (step, ka) = self.bind(at, a)?;
-                    steps.push(step);
+                    if matches!(a.kind, NodeKind::Role(_) | NodeKind::Const(_)) {
+                        quiet.push(step);
+                    } else {
+                        steps.push(step);
+                    }
                     k += ka;
                     slots.push(at);
                 }
             }
         }
+        let bound = steps.len();
         let mut conds: Vec<Src<bool>> = Vec::with_capacity(hook.triggers.len());
         for &ti in &hook.triggers {
             let when = rs.triggers[ti as usize].when.as_ref()?;
@@ -83,6 +91,10 @@ impl Lower<'_> {
             };
             k += b.k;
             conds.push(c);
+        }
+        if !conds.is_empty() {
+            // Bound before the conditions' counts, as the dispatch binds its parameters.
+            steps.splice(bound..bound, quiet);
         }
         let steps: Arc<[Step]> = steps.into();
         let conds: Arc<[Src<bool>]> = conds.into();

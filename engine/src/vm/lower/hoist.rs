@@ -214,10 +214,7 @@ impl<'r> Lower<'r> {
     pub(super) fn hoisted(&mut self, n: &Node) -> Option<Option<Built>> {
         let h = self.hoist.as_ref()?;
         if h.next >= h.end
-            || matches!(
-                n.kind,
-                NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Role(_)
-            )
+            || matches!(n.kind, NodeKind::Const(_) | NodeKind::Local(_))
             || !self.invariant(n)
         {
             return None;
@@ -240,12 +237,28 @@ impl<'r> Lower<'r> {
             self.reads_match();
             return Some(Some(b));
         };
+        let slot = self.hoist_part(i)?;
         let h = self.hoist.as_mut()?;
+        h.nodes.push((n as *const Node as usize, slot));
+        Some(Some(Built::hoisted(local(&b.d, slot), b.k)))
+    }
+
+    /// Whether a hidden local is free for one more hoisted part.
+    pub(super) fn hoist_free(&self) -> bool {
+        self.hoist.as_ref().is_some_and(|h| h.next < h.end)
+    }
+
+    /// Registers direct expression `i` (built outside the hoisting context) as a hoisted
+    /// part of no node of its own: its hidden local.
+    pub(super) fn hoist_part(&mut self, i: u16) -> Option<u16> {
+        let h = self.hoist.as_mut()?;
+        if h.next >= h.end {
+            return None;
+        }
         let slot = h.next;
         h.next += 1;
         h.list.push((slot, i));
-        h.nodes.push((n as *const Node as usize, slot));
-        Some(Some(Built::hoisted(local(&b.d, slot), b.k)))
+        Some(slot)
     }
 
     /// Whether a direct expression reads a hoisted part's local.

@@ -145,6 +145,7 @@ mod flow;
 mod fused;
 mod hoist;
 mod hook_when;
+mod mods;
 mod prompt;
 mod sink;
 mod typed;

@@ -155,3 +155,21 @@ pub(super) fn uses(stmts: &[Stmt], slot: u16) -> usize {
     }
     k
 }
+
+/// Whether node `n` reads IR local `slot` where its closures always work the read out
+/// when they give a value (not in a branch, not behind an `and` or an `or`).
+pub(super) fn read_surely(n: &Node, slot: u16) -> bool {
+    match &n.kind {
+        NodeKind::Local(x) => *x == slot,
+        NodeKind::Not(x)
+        | NodeKind::Neg(x)
+        | NodeKind::MoveEnd(x, _)
+        | NodeKind::MoveKeeper(x)
+        | NodeKind::TeamVar(_, x) => read_surely(x, slot),
+        NodeKind::Bin(_, a, b) => read_surely(a, slot) || read_surely(b, slot),
+        NodeKind::And(a, _) | NodeKind::Or(a, _) => read_surely(a, slot),
+        NodeKind::Prim(_, args) => args.iter().any(|a| read_surely(a, slot)),
+        NodeKind::If(c, _, _) => read_surely(c, slot),
+        _ => false,
+    }
+}
