@@ -55,13 +55,11 @@ fn total(
 impl Lower<'_> {
     /// The closures of a modifier list's total (`None`: a row is not plain).
     pub(super) fn modifiers(&mut self, rows: &[(Sym, Node, Option<Node>)]) -> Option<Built> {
+        let hoisting = self.hoist.is_some() && rows.len() < MAX_ROWS;
         let fixed: Vec<bool> = rows
             .iter()
             .map(|(_, v, c)| {
-                self.hoist.is_some()
-                    && rows.len() < MAX_ROWS
-                    && self.invariant(v)
-                    && c.as_ref().is_none_or(|c| self.invariant(c))
+                hoisting && self.invariant(v) && c.as_ref().is_none_or(|c| self.invariant(c))
             })
             .collect();
         let hoisted = if fixed.contains(&true) {
@@ -80,25 +78,21 @@ impl Lower<'_> {
             k += kr;
         }
         let parts: Arc<[ModRow]> = parts.into();
-        let f: F<i64> = match hoisted {
-            Some((slot, kh)) => {
-                k += kh;
-                let fixed = Src::<i64>::Local(slot);
-                Arc::new(move |m, base| {
-                    if m.logging() {
-                        return None;
-                    }
-                    let sum = fixed.get(m, base)?;
-                    total(&parts, m, base, sum, true)
-                })
+        // The hoisted rows' total, where there is one, starts the sum.
+        let start = hoisted.map(|(slot, kh)| {
+            k += kh;
+            Src::<i64>::Local(slot)
+        });
+        let f: F<i64> = Arc::new(move |m, base| {
+            if m.logging() {
+                return None;
             }
-            None => Arc::new(move |m, base| {
-                if m.logging() {
-                    return None;
-                }
-                total(&parts, m, base, 0, false)
-            }),
-        };
+            let sum = match &start {
+                Some(s) => s.get(m, base)?,
+                None => 0,
+            };
+            total(&parts, m, base, sum, start.is_some())
+        });
         built(Direct::Int(Src::Fn(f)), k)
     }
 
