@@ -169,7 +169,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 fn engine_and_grammar_name_no_edition_and_no_rule() {
     let root = fuba_tests::root();
     let mut files = Vec::new();
-    for dir in ["engine/src", "grammar/src"] {
+    for dir in ["engine/src", "grammar/src", "native/src"] {
         sources(&root.join(dir), &mut files);
     }
     files.sort();

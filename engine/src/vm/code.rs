@@ -138,6 +138,9 @@ pub enum Ins {
     BinJumpIfFalse(Op, u32),
     /// End a `prefer` score: hand the top of the stack to the host.
     EndScore,
+    /// A loop that only gathers moves ([`Program::moves_loops`]), run whole; on to the
+    /// target after it, or, when it gives up, the loop's stack code that follows.
+    MovesLoop(u32, u32),
     /// Superinstruction: push a local, run a primitive (skips one).
     LocalPrim(u16, Prim),
     /// Superinstruction: push a local and a small integer (skips one).
@@ -364,6 +367,11 @@ pub struct Program {
     pub emits: Vec<EmitSite>,
     /// Plain expressions evaluated directly ([`Ins::Direct`], [`Ins::DirectBranch`]).
     pub(crate) directs: Vec<super::direct::Direct>,
+    /// The loops that only gather moves ([`Ins::MovesLoop`]).
+    pub(crate) moves_loops: Vec<super::moves_loop::MovesLoop>,
+    /// The word programs' machine code ([`super::native`]), shared by the program's
+    /// copies.
+    pub(crate) native: Option<std::sync::Arc<super::native::Native>>,
 }
 
 impl Program {
@@ -371,6 +379,14 @@ impl Program {
     /// [`Ins::DirectBranch`]).
     pub fn direct_count(&self) -> usize {
         self.directs.len()
+    }
+
+    /// How many loops run as machine code (none where the machine has no code generator,
+    /// or with `FUBA_NO_NATIVE` set when the rules were compiled).
+    pub fn native_count(&self) -> usize {
+        (self.moves_loops.iter())
+            .filter(|l| l.native.is_some() && self.native.is_some())
+            .count()
     }
 }
 

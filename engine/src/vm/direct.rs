@@ -23,6 +23,9 @@ use crate::value::{Move, Sym, Team, Value};
 /// A typed closure: the value of an expression in the frame whose locals start at `base`.
 pub(crate) type F<T> = Arc<dyn Fn(&mut Match<'_>, usize) -> Option<T> + Send + Sync>;
 
+/// A statement of a direct block: a local bound (`None`: give up).
+pub(crate) type Step = Arc<dyn Fn(&mut Match<'_>, usize) -> Option<()> + Send + Sync>;
+
 /// A team, as a kind of its own (a team and an area are both a byte).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Tm(pub Team);

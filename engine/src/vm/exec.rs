@@ -509,6 +509,7 @@ impl Match<'_> {
                 | Ins::Incr(..)
                 | Ins::TrigFired(..)
                 | Ins::TrigDone(..)
+                | Ins::MovesLoop(..)
                 | Ins::Emit(..) => match self.rare(ins, at, pc, base)? {
                     Next::Go => {}
                     Next::Jump(t) => pc = t,

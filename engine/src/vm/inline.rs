@@ -14,6 +14,8 @@ use super::quiet::Quiet;
 pub const INLINE_NODES: usize = 64;
 /// Largest body inlined into a `prefer` score, which runs once for every option offered.
 pub const INLINE_SCORE_NODES: usize = 320;
+/// Largest body (in IR nodes, callees included) inlined into machine code.
+pub const INLINE_NATIVE_NODES: usize = 512;
 
 /// For each procedure, whether its calls are inlined, for bodies of at most `limit` nodes;
 /// with `remembered`, a procedure with a loop is inlined too (into `prefer` scores).

@@ -107,6 +107,8 @@ pub struct Match<'a> {
     pub(crate) direct_calls: Vec<u16>,
     /// Whether direct expressions are worked out directly (off: their stack code runs).
     pub(crate) direct: bool,
+    /// Whether loops that have machine code run it ([`Match::set_native`]).
+    pub(crate) native: bool,
     pub(crate) memo: Memo,
     /// `prefer` scores kept from one offer of a decision to the next (`kept.rs`).
     pub(crate) kept: super::kept::Kept,
@@ -179,6 +181,7 @@ impl Match<'_> {
             mod_rows: self.mod_rows.clone(),
             direct_calls: Vec::new(),
             direct: self.direct,
+            native: self.native,
             memo: self.memo.fresh(),
             kept: super::kept::Kept::fresh(self.kept.on),
             pending: Vec::new(),
@@ -236,6 +239,7 @@ impl<'a> Match<'a> {
             mod_rows: Vec::new(),
             direct_calls: Vec::new(),
             direct: true,
+            native: true,
             memo: Memo::default(),
             kept: super::kept::Kept::fresh(true),
             pending: Vec::new(),
@@ -275,6 +279,12 @@ impl<'a> Match<'a> {
     /// compare with: the match is the same either way, only slower).
     pub fn set_direct(&mut self, on: bool) {
         self.direct = on;
+    }
+
+    /// Whether the loops compiled to machine code run it (on by default; `vm/native.rs`)
+    /// or their closures (the match is the same either way, only slower).
+    pub fn set_native(&mut self, on: bool) {
+        self.native = on;
     }
 
     /// Whether the `prefer` scores of a decision whose scores the lowering proved to depend

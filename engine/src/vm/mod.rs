@@ -23,6 +23,8 @@ mod light;
 mod logbook;
 pub mod lower;
 mod machine;
+mod moves_loop;
+mod native;
 pub mod notes;
 pub mod observe;
 mod offer;
@@ -35,6 +37,7 @@ mod seldom;
 mod typed;
 #[cfg(feature = "vm-profile")]
 pub mod vmprof;
+mod word;
 
 use std::collections::HashMap;
 

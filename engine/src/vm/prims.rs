@@ -83,6 +83,21 @@ impl Match<'_> {
         Ok(())
     }
 
+    /// The value of a primitive without an effect for these arguments (`None` where the
+    /// primitive stops the match with an error: the caller's stack code then meets it).
+    /// The arguments are pushed above the frames and taken off again.
+    pub(crate) fn prim_of_values(
+        &mut self,
+        p: Prim,
+        args: impl Iterator<Item = Value>,
+    ) -> Option<Value> {
+        let base = self.stack.len();
+        self.stack.extend(args);
+        let v = self.prim_value(p, base, 0).ok();
+        self.stack.truncate(base);
+        v
+    }
+
     /// A primitive's value in place of its arguments, from `base`.
     #[inline(always)]
     fn put_value(&mut self, base: usize, v: Value) {

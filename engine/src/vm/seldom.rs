@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::binop::moves_union;
 use super::code::Ins;
 use super::machine::{Match, Wait};
+use super::moves_loop::add_moves;
 use super::{ErrorKind, Halt, as_bool, as_int};
 use crate::board::{AreaId, AreaSet};
 use crate::log::{EventKind, ModRowLog, value_json};
@@ -32,6 +33,16 @@ impl Match<'_> {
     pub(super) fn rare(&mut self, ins: &Ins, at: u32, pc: u32, base: usize) -> Result<Next, Halt> {
         let prog = self.prog;
         match *ins {
+            Ins::MovesLoop(l, skip) if self.direct => {
+                let ops = self.ops;
+                if prog.moves_loops[l as usize].run(self, base).is_some() {
+                    self.direct_done();
+                    return Ok(Next::Jump(skip));
+                }
+                self.direct_gave_up(at, ops);
+            }
+            // Off (`Match::set_direct`): the loop's stack code after it runs.
+            Ins::MovesLoop(..) => {}
             Ins::StoreAdd(s) | Ins::StoreSub(s) => {
                 let v = as_int(&self.pop());
                 let cur = &mut self.stack[base + s as usize];
@@ -88,23 +99,12 @@ impl Match<'_> {
                         (self.pop_team(at)?, from, to)
                     }
                 };
-                let pc = &self.st.pieces[t as usize];
-                // An unmoved field piece in `from` (`field_areas(true).has(from)`, stopping
-                // at the first).
-                let live = (1..pc.at.len()).any(|i| pc.at[i] == from && pc.moved & (1 << i) == 0);
-                let dests = if live {
-                    to.minus(AreaSet::one(from))
-                } else {
-                    AreaSet::EMPTY
-                };
+                let pieces = &self.st.pieces[t as usize];
                 match &mut self.stack[base + s as usize] {
-                    Value::Moves(ms) => {
-                        let ms = Arc::make_mut(ms);
-                        ms.field[from as usize] = ms.field[from as usize].union(dests);
-                    }
+                    Value::Moves(ms) => add_moves(pieces, Arc::make_mut(ms), from, to),
                     _ => {
                         let mut ms = MoveSet::default();
-                        ms.field[from as usize] = dests;
+                        add_moves(pieces, &mut ms, from, to);
                         self.stack[base + s as usize] = self.new_moves(ms);
                     }
                 }

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::super::code::*;
-use super::super::direct::{Ar, Direct, F, Kind, Src, Tm};
+use super::super::direct::{Ar, Direct, F, Kind, Src, Step, Tm};
 use super::Lower;
 use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_var, un};
 use crate::ir::*;
@@ -16,9 +16,6 @@ use crate::value::{Move, Ty, Value};
 /// The fewest nodes an expression has to be worth a closure tree: smaller ones are one
 /// or two typed instructions already.
 pub(super) const MIN_NODES: u32 = 4;
-
-/// A statement of a direct block: a local bound (`None`: give up).
-pub(super) type Step = Arc<dyn Fn(&mut crate::vm::Match<'_>, usize) -> Option<()> + Send + Sync>;
 
 /// A direct expression as built: its closures, its size in nodes, and whether its value
 /// is exactly the one the stack code leaves (an area-set local may hold an area or none,
@@ -94,7 +91,7 @@ impl Lower<'_> {
                 }
                 // Outside scores and hooks' conditions the stack code's counted constant is
                 // cheaper than a closure tree around it (2024 with every option: +1.3%).
-                if !self.in_score && !self.counted_known {
+                if !self.in_score && !self.counted_known && !self.gathering {
                     return None;
                 }
                 // Known now, but the inlined procedures it calls are counted as called.
@@ -251,15 +248,18 @@ impl Lower<'_> {
                 self.reads_match();
                 self.hook_call(*h as usize, args)
             }
-            NodeKind::Block(b) if self.in_score => self.block(b),
+            NodeKind::Block(b) if self.in_score || self.gathering => self.block(b),
+            NodeKind::Match(s, arms) if self.gathering => self.direct_match(s, arms),
             NodeKind::Call(idx, args) => {
                 let inline = if self.in_score {
                     self.inline_scores[*idx as usize]
                 } else {
                     // Outside scores only a procedure of one expression: a longer body's
-                    // `let`s cost more as closures than as stack code.
+                    // `let`s cost more as closures than as stack code (but not in a loop
+                    // that is closures or nothing, `moves_loop.rs`).
                     self.inline[*idx as usize]
-                        && self.rs.procs[*idx as usize].code.body.stmts.len() == 1
+                        && (self.gathering
+                            || self.rs.procs[*idx as usize].code.body.stmts.len() == 1)
                 };
                 if inline { self.call(*idx, args) } else { None }
             }

@@ -13,8 +13,9 @@ use std::sync::Arc;
 use super::super::as_bool;
 use super::super::direct::{Direct, F, Src};
 use super::Lower;
-use super::direct::{Built, Step, built};
+use super::direct::{Built, built};
 use crate::ir::*;
+use crate::vm::direct::Step;
 
 impl Lower<'_> {
     /// The closures of `hook h(args)` (`None`: a trigger has no condition, or one that is

@@ -93,6 +93,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         p,
         rs,
         inline: super::inline::plan(rs, super::inline::INLINE_NODES, false, None),
+        inline_native: super::inline::plan(rs, super::inline::INLINE_NATIVE_NODES, false, None),
         inline_scores: super::inline::plan(
             rs,
             super::inline::INLINE_SCORE_NODES,
@@ -101,6 +102,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         ),
         in_score: false,
         counted_known: false,
+        gathering: false,
         map: Vec::new(),
         quiet: &quiet,
         loc: Loc::default(),
@@ -134,11 +136,13 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         l.hook(h, hook);
     }
     super::fuse::fuse(&mut l.p);
+    super::native::attach(&mut l.p, &rs.board);
     l.p
 }
 
 mod direct;
 mod direct_hook;
+mod direct_match;
 mod direct_ops;
 mod expr;
 mod flow;
@@ -146,21 +150,29 @@ mod fused;
 mod hoist;
 mod hook_when;
 mod mods;
+mod moves_loop;
 mod prompt;
 mod sink;
 mod typed;
 mod walk;
+mod word;
 
 struct Lower<'r> {
     p: Program,
     rs: &'r Ruleset,
     /// Procedures whose calls are inlined ([`super::inline`]).
     inline: Vec<bool>,
+    /// The procedures inlined into machine code ([`super::native`]): larger bodies than
+    /// [`Lower::inline`]'s, since machine code pays no cost per node.
+    inline_native: Vec<bool>,
     /// Procedures whose calls are inlined into `prefer` scores (a larger limit: a score
     /// runs once for every option).
     inline_scores: Vec<bool>,
     /// Whether a `prefer` score is being lowered.
     in_score: bool,
+    /// Whether the body of a loop that only gathers moves is lowered (`moves_loop.rs`):
+    /// it is closures or nothing, so blocks and longer inlined bodies are closures too.
+    gathering: bool,
     /// Whether a known value that counts calls may be a direct operand (a hook's trigger
     /// conditions worked out at its call, `direct_hook.rs`).
     counted_known: bool,
@@ -212,6 +224,7 @@ impl<'r> Lower<'r> {
             Ins::RepeatNext(h, _) => Ins::RepeatNext(h, to),
             Ins::Break(h, _) => Ins::Break(h, to),
             Ins::DirectBranch(d, w, skip, _) => Ins::DirectBranch(d, w, skip, to),
+            Ins::MovesLoop(l, _) => Ins::MovesLoop(l, to),
             other => other,
         };
     }
@@ -419,6 +432,11 @@ impl<'r> Lower<'r> {
                 self.next_hidden = saved;
             }
             Stmt::For(slot, iter, body) => {
+                // A loop that only gathers moves runs whole in one instruction; its
+                // stack code follows, for when it gives up.
+                let whole = self
+                    .moves_loop(*slot, iter, body)
+                    .map(|l| self.emit(Ins::MovesLoop(l, 0)));
                 self.expr(iter);
                 let saved = self.next_hidden;
                 let h = self.hidden(ITER_SLOTS);
@@ -430,6 +448,10 @@ impl<'r> Lower<'r> {
                 self.emit(Ins::Jump(top));
                 self.end_loop();
                 self.next_hidden = saved;
+                if let Some(at) = whole {
+                    let to = self.here();
+                    self.patch(at, to);
+                }
             }
             Stmt::Break => match self.loops.last() {
                 Some(&(sp, _)) => {

@@ -38,7 +38,7 @@ fn holds(g: Guard, v: &Value) -> bool {
 
 /// The step standing for sunk `let`s: the locals they read are of their kinds (one or
 /// two locals, the common case, checked without a loop).
-pub(super) fn guard(gs: Vec<Guard>) -> super::direct::Step {
+pub(super) fn guard(gs: Vec<Guard>) -> crate::vm::direct::Step {
     let at = |m: &crate::vm::Match<'_>, base: usize, g: Guard| {
         m.stack
             .get(base + g.slot as usize)

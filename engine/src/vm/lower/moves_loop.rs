@@ -1,0 +1,136 @@
+//! Lowering of a loop that only gathers moves ([`crate::vm::moves_loop`]): `for a in
+//! areas { ... }` whose body is made only of `let`s, `if c { ... }` without `else`, and
+//! `set ms = ms | moves(t, from, dests)` into move-set locals that nothing else in the
+//! body reads, every expression in it a direct one ([`super::direct`]). Any other loop,
+//! or one whose expressions cannot be direct, is stack code only.
+
+use std::sync::Arc;
+
+use super::Lower;
+use super::direct_ops::{area, areas, flag, team};
+use crate::ir::{Block, Node, NodeKind, Op, Stmt, any_in_node};
+use crate::prims::Prim;
+use crate::value::Ty;
+use crate::vm::moves_loop::{MovesLoop, Part};
+
+impl Lower<'_> {
+    /// The loop `for var in over { body }` as a [`MovesLoop`] of the program (its index),
+    /// or `None` when it does not have that shape.
+    pub(super) fn moves_loop(&mut self, var: u16, over: &Node, body: &Block) -> Option<u32> {
+        if self.no_direct || self.in_score || over.ty != Ty::Areas {
+            return None;
+        }
+        let mut accs = Vec::new();
+        gathered(body, &mut accs)?;
+        if accs.is_empty() || accs.len() > usize::from(u8::MAX) || accs.contains(&var) {
+            return None;
+        }
+        // Nothing in the loop but the additions themselves reads a gathering set, and
+        // nothing binds one: they change only after the last round.
+        let reads = |n: &Node| {
+            any_in_node(
+                n,
+                |s| matches!(s, Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) if accs.contains(x)),
+                |n| matches!(n.kind, NodeKind::Local(x) if accs.contains(&x)),
+            )
+        };
+        if reads(over) || !parts_read_none(body, &accs, &reads) {
+            return None;
+        }
+        let word = self.word_loop(var, over, body, &accs);
+        let over_d = areas(self.direct(over)?.d)?;
+        self.gathering = true;
+        let body = self.parts(body, &accs);
+        self.gathering = false;
+        let body = body?;
+        let l = MovesLoop {
+            over: over_d,
+            var: self.slot(var),
+            accs: accs.iter().map(|&a| self.slot(a)).collect(),
+            body,
+            word,
+            native: None,
+        };
+        let i = u32::try_from(self.p.moves_loops.len()).ok()?;
+        self.p.moves_loops.push(l);
+        Some(i)
+    }
+
+    fn parts(&mut self, b: &Block, accs: &[u16]) -> Option<Arc<[Part]>> {
+        let mut parts = Vec::with_capacity(b.stmts.len());
+        for s in b.stmts.iter() {
+            parts.push(match s {
+                Stmt::Let(slot, n) => Part::Let(self.bind(self.slot(*slot), n)?.0),
+                Stmt::SetLocal(acc, _, n) => {
+                    let (t, from, dests) = added(*acc, n)?;
+                    let acc = accs.iter().position(|a| a == acc)?;
+                    Part::Add {
+                        acc: u8::try_from(acc).ok()?,
+                        team: team(self.direct(t)?.d)?,
+                        from: area(self.direct(from)?.d)?,
+                        dests: areas(self.direct(dests)?.d)?,
+                    }
+                }
+                Stmt::Expr(Node {
+                    kind: NodeKind::If(c, inner, None),
+                    ..
+                }) => Part::If(flag(self.direct(c)?.d)?, self.parts(inner, accs)?),
+                _ => return None,
+            });
+        }
+        Some(parts.into())
+    }
+}
+
+/// The operands of `set acc = acc | moves(t, from, dests)`.
+fn added(acc: u16, n: &Node) -> Option<(&Node, &Node, &Node)> {
+    let NodeKind::Bin(Op::MovesUnion, a, b) = &n.kind else {
+        return None;
+    };
+    if !matches!(a.kind, NodeKind::Local(x) if x == acc) {
+        return None;
+    }
+    match &b.kind {
+        NodeKind::Prim(Prim::Moves, args) => match &args[..] {
+            [t, from, dests] => Some((t, from, dests)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The move-set locals the body gathers into, or `None` when it holds another kind of
+/// statement.
+fn gathered(b: &Block, accs: &mut Vec<u16>) -> Option<()> {
+    for s in b.stmts.iter() {
+        match s {
+            Stmt::Let(..) => {}
+            Stmt::SetLocal(acc, fuba_grammar::ast::AssignOp::Assign, n) => {
+                added(*acc, n)?;
+                if !accs.contains(acc) {
+                    accs.push(*acc);
+                }
+            }
+            Stmt::Expr(Node {
+                kind: NodeKind::If(_, inner, None),
+                ..
+            }) => gathered(inner, accs)?,
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
+/// Whether no part of the body reads a gathering set, the additions' own `acc |` aside.
+fn parts_read_none(b: &Block, accs: &[u16], reads: &impl Fn(&Node) -> bool) -> bool {
+    b.stmts.iter().all(|s| match s {
+        Stmt::Let(x, n) => !accs.contains(x) && !reads(n),
+        Stmt::SetLocal(acc, _, n) => added(*acc, n)
+            .is_some_and(|(t, from, dests)| !reads(t) && !reads(from) && !reads(dests)),
+        Stmt::Expr(Node {
+            kind: NodeKind::If(c, inner, None),
+            ..
+        }) => !reads(c) && parts_read_none(inner, accs, reads),
+        _ => false,
+    })
+}

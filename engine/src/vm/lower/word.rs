@@ -1,0 +1,632 @@
+//! Lowering of loops gathering moves into word code ([`crate::vm::word`]), from the same
+//! checked code as their closures: locals, constants, roles, state variables, the
+//! operators, `if`, `match` on names, blocks of `let`s, procedures inlined whole (the
+//! larger [`crate::vm::inline::INLINE_NATIVE_NODES`] plan: machine code pays nothing per
+//! node) and any primitive without an effect. Anything else, or a program needing more
+//! than [`REGS`] registers, is left to the closures (`None`).
+//!
+//! A `let` inside the expression lives in a register only: nothing reads its frame slot
+//! after the expression (it is out of scope there), as with the closures' sunk `let`s.
+
+use super::Lower;
+use crate::ir::{Block, Node, NodeKind, Op, Pat, Stmt};
+use crate::prims::Prim;
+use crate::value::{Ty, Value};
+use crate::vm::word::{K, REGS, W, WOp, WordProg, move_word, word_prim};
+
+/// A register, the kind of its word, and whether it holds exactly the value the stack
+/// code would (an area-set local may hold an area or none, read as a set: not exact).
+#[derive(Clone, Copy)]
+struct R {
+    reg: u8,
+    k: K,
+    exact: bool,
+}
+
+/// A program being built.
+#[derive(Default)]
+struct Build {
+    code: Vec<W>,
+    consts: Vec<u64>,
+    names: Vec<crate::value::Sym>,
+    next: u8,
+    /// The `let`s of the expression's own code, by IR slot (outermost scope).
+    lets: Vec<(u16, R)>,
+    /// Inside inlined calls: each call's locals by its IR slot.
+    scopes: Vec<Vec<Option<R>>>,
+    /// Loaded once before the code: the frame's locals read and the constants, each
+    /// into a register of its own (a loop's rounds then read them in place).
+    pro: Vec<W>,
+    /// The frame locals loaded: slot, kind, register.
+    frame: Vec<(u16, K, u8)>,
+    /// The constants loaded: word, kind, register.
+    known: Vec<(u64, K, u8)>,
+}
+
+impl Build {
+    fn reg(&mut self) -> Option<u8> {
+        let r = self.next;
+        if usize::from(r) >= REGS {
+            return None;
+        }
+        self.next += 1;
+        Some(r)
+    }
+
+    fn at(&self) -> Option<u16> {
+        u16::try_from(self.code.len()).ok()
+    }
+
+    fn konst(&mut self, w: u64, k: K) -> Option<R> {
+        let reg = match self.known.iter().find(|c| c.0 == w && c.1 == k) {
+            Some(c) => c.2,
+            None => {
+                let reg = self.reg()?;
+                let i = u16::try_from(self.consts.len()).ok()?;
+                self.consts.push(w);
+                self.pro.push(W::Const(reg, i));
+                self.known.push((w, k, reg));
+                reg
+            }
+        };
+        Some(R {
+            reg,
+            k,
+            exact: true,
+        })
+    }
+
+    /// Frame local `slot` read as kind `k`, loaded before the code.
+    fn frame_local(&mut self, slot: u16, k: K) -> Option<u8> {
+        if let Some(l) = self.frame.iter().find(|l| l.0 == slot && l.1 == k) {
+            return Some(l.2);
+        }
+        let reg = self.reg()?;
+        self.pro.push(W::Local(reg, slot, k));
+        self.frame.push((slot, k, reg));
+        Some(reg)
+    }
+
+    /// The program: the loads, then the code (its jumps moved past the loads).
+    fn finish(self) -> Option<WordProg> {
+        let shift = u16::try_from(self.pro.len()).ok()?;
+        let mut code = self.pro;
+        for w in self.code {
+            code.push(match w {
+                W::Jump(t) => W::Jump(t.checked_add(shift)?),
+                W::JumpIfNot(c, t) => W::JumpIfNot(c, t.checked_add(shift)?),
+                W::UnlessName(c, i, n, t) => W::UnlessName(c, i, n, t.checked_add(shift)?),
+                W::NextArea(v, s, t) => W::NextArea(v, s, t.checked_add(shift)?),
+                other => other,
+            });
+        }
+        Some(WordProg {
+            code: code.into(),
+            consts: self.consts.into(),
+            names: self.names.into(),
+        })
+    }
+
+    fn patch(&mut self, at: usize, to: u16) {
+        self.code[at] = match self.code[at] {
+            W::Jump(_) => W::Jump(to),
+            W::JumpIfNot(c, _) => W::JumpIfNot(c, to),
+            W::UnlessName(c, i, n, _) => W::UnlessName(c, i, n, to),
+            W::NextArea(v, s, _) => W::NextArea(v, s, to),
+            other => other,
+        };
+    }
+}
+
+/// A constant as a word.
+fn const_word(v: &Value, ty: Ty) -> Option<(u64, K)> {
+    Some(match v {
+        Value::Int(i) => (*i as u64, K::Int),
+        Value::Bool(b) => (u64::from(*b), K::Bool),
+        Value::Team(t) => (u64::from(*t), K::Team),
+        Value::Area(a) => (u64::from(*a), K::Area),
+        Value::Areas(s) => (u64::from(s.0), K::Areas),
+        Value::Str(s) => (u64::from(*s), K::Name),
+        Value::Move(m) => (move_word(*m), K::Move),
+        Value::None if ty == Ty::Areas => (0, K::Areas),
+        _ => return None,
+    })
+}
+
+/// The kinds of a primitive's operands and of its value.
+fn signature(p: Prim) -> Option<(&'static [K], K)> {
+    use K::*;
+    Some(match p {
+        Prim::BallArea => (&[], Area),
+        Prim::BallValue => (&[], Int),
+        Prim::Other => (&[Team], Team),
+        Prim::Adjacent => (&[Areas], Areas),
+        Prim::SameLevel => (&[Area], Areas),
+        Prim::FieldAreas | Prim::Unmoved | Prim::OwnGoalLine | Prim::HalfAreas => (&[Team], Areas),
+        Prim::Occupied => (&[Team], Areas),
+        Prim::KeeperArea => (&[Team], Area),
+        Prim::Count | Prim::CountField => (&[Team, Areas], Int),
+        Prim::Forward | Prim::Backward | Prim::Behind => (&[Areas, Team], Areas),
+        Prim::Closer => (&[Area, Team], Areas),
+        Prim::Distance | Prim::Between => (&[Area, Area], Int),
+        Prim::EntirelyInHalf | Prim::PartlyInHalf => (&[Area, Team], Bool),
+        Prim::Size => (&[Areas], Int),
+        Prim::Clamp => (&[Int, Int, Int], Int),
+        Prim::Abs => (&[Int], Int),
+        Prim::GoalLineAreas => (&[], Areas),
+        Prim::KeeperMoved | Prim::IsHome => (&[Team], Bool),
+        _ => return None,
+    })
+}
+
+impl Lower<'_> {
+    /// An operand of kind `want`: an area read as the set of it where a set is wanted.
+    fn woperand(&mut self, b: &mut Build, n: &Node, want: K) -> Option<R> {
+        let r = self.wnode(b, n)?;
+        if r.k == want {
+            return Some(r);
+        }
+        if r.k == K::Area && want == K::Areas {
+            let reg = b.reg()?;
+            b.code.push(W::ToSet(reg, r.reg));
+            return Some(R {
+                reg,
+                k: K::Areas,
+                exact: r.exact,
+            });
+        }
+        None
+    }
+
+    /// A local of the code being lowered (an inlined call's, a `let` of the expression's,
+    /// or the frame's).
+    fn wlocal(&mut self, b: &mut Build, slot: u16, ty: Ty) -> Option<R> {
+        let want = K::of(ty)?;
+        let held = match b.scopes.last() {
+            Some(scope) => Some((*scope.get(slot as usize)?)?),
+            None => b.lets.iter().rev().find(|l| l.0 == slot).map(|l| l.1),
+        };
+        if let Some(r) = held {
+            return match (r.k, want) {
+                (x, y) if x == y => Some(r),
+                // An area where a set is read (an argument of a set parameter).
+                (K::Area, K::Areas) => {
+                    let reg = b.reg()?;
+                    b.code.push(W::ToSet(reg, r.reg));
+                    Some(R {
+                        reg,
+                        k: K::Areas,
+                        exact: false,
+                    })
+                }
+                _ => None,
+            };
+        }
+        let s = self.slot(slot);
+        if self.sunk_at(s).is_some() {
+            return None;
+        }
+        let reg = b.frame_local(s, want)?;
+        Some(R {
+            reg,
+            k: want,
+            exact: want != K::Areas,
+        })
+    }
+
+    /// The node's value in a register.
+    fn wnode(&mut self, b: &mut Build, n: &Node) -> Option<R> {
+        if !matches!(n.kind, NodeKind::Const(_) | NodeKind::Local(_)) {
+            let mut calls = Vec::new();
+            if let Some(v) = self.fold(n, &mut calls) {
+                let (w, k) = const_word(&v, n.ty)?;
+                for c in calls {
+                    b.code.push(W::Count(c));
+                }
+                let r = b.konst(w, k)?;
+                return Some(R {
+                    exact: !matches!(v, Value::None),
+                    ..r
+                });
+            }
+        }
+        match &n.kind {
+            NodeKind::Const(v) => {
+                let (w, k) = const_word(v, n.ty)?;
+                let r = b.konst(w, k)?;
+                Some(R {
+                    exact: !matches!(v, Value::None),
+                    ..r
+                })
+            }
+            NodeKind::Local(s) => self.wlocal(b, *s, n.ty),
+            NodeKind::Role(role) => {
+                let reg = b.reg()?;
+                b.code.push(W::Role(reg, *role));
+                Some(R {
+                    reg,
+                    k: K::Team,
+                    exact: true,
+                })
+            }
+            NodeKind::Var(v) => {
+                let k = K::of(n.ty)?;
+                let reg = b.reg()?;
+                b.code.push(W::Var(reg, v.scope, v.idx, k));
+                Some(R {
+                    reg,
+                    k,
+                    exact: k != K::Areas,
+                })
+            }
+            NodeKind::TeamVar(v, t) => {
+                let k = K::of(n.ty)?;
+                let t = self.woperand(b, t, K::Team)?;
+                let reg = b.reg()?;
+                b.code.push(W::TeamVar(reg, v.scope, v.idx, k, t.reg));
+                Some(R {
+                    reg,
+                    k,
+                    exact: k != K::Areas,
+                })
+            }
+            NodeKind::Not(x) | NodeKind::Neg(x) => {
+                let not = matches!(n.kind, NodeKind::Not(_));
+                let x = self.woperand(b, x, if not { K::Bool } else { K::Int })?;
+                let reg = b.reg()?;
+                b.code.push(if not {
+                    W::Not(reg, x.reg)
+                } else {
+                    W::Neg(reg, x.reg)
+                });
+                Some(R { reg, ..x })
+            }
+            NodeKind::And(x, y) | NodeKind::Or(x, y) => {
+                let and = matches!(n.kind, NodeKind::And(..));
+                let reg = b.reg()?;
+                let x = self.woperand(b, x, K::Bool)?;
+                b.code.push(W::Copy(reg, x.reg));
+                let skip = b.code.len();
+                if and {
+                    b.code.push(W::JumpIfNot(reg, 0));
+                } else {
+                    // `or`: on to the second operand only when the first is false.
+                    let t = b.reg()?;
+                    b.code.push(W::Not(t, reg));
+                    b.code.push(W::JumpIfNot(t, 0));
+                }
+                let skip = if and { skip } else { skip + 1 };
+                let y = self.woperand(b, y, K::Bool)?;
+                b.code.push(W::Copy(reg, y.reg));
+                let end = b.at()?;
+                b.patch(skip, end);
+                Some(R {
+                    reg,
+                    k: K::Bool,
+                    exact: true,
+                })
+            }
+            NodeKind::Bin(op, x, y) => self.wbin(b, *op, x, y),
+            NodeKind::MoveEnd(x, from) => {
+                let x = self.woperand(b, x, K::Move)?;
+                let reg = b.reg()?;
+                b.code.push(W::MoveEnd(reg, x.reg, *from));
+                Some(R {
+                    reg,
+                    k: K::Area,
+                    exact: true,
+                })
+            }
+            NodeKind::MoveKeeper(x) => {
+                let x = self.woperand(b, x, K::Move)?;
+                let reg = b.reg()?;
+                b.code.push(W::MoveKeeper(reg, x.reg));
+                Some(R {
+                    reg,
+                    k: K::Bool,
+                    exact: true,
+                })
+            }
+            NodeKind::Prim(p, args) => self.wprim(b, *p, args, n.ty),
+            NodeKind::If(c, yes, Some(no)) => {
+                let k = K::of(n.ty)?;
+                let reg = b.reg()?;
+                let c = self.woperand(b, c, K::Bool)?;
+                let jump = b.code.len();
+                b.code.push(W::JumpIfNot(c.reg, 0));
+                let y = self.wblock(b, yes)?;
+                b.code.push(W::Copy(reg, y.reg));
+                let end = b.code.len();
+                b.code.push(W::Jump(0));
+                let at = b.at()?;
+                b.patch(jump, at);
+                let z = self.wnode(b, no)?;
+                b.code.push(W::Copy(reg, z.reg));
+                let at = b.at()?;
+                b.patch(end, at);
+                (y.k == k && z.k == k && y.exact && z.exact).then_some(R {
+                    reg,
+                    k,
+                    exact: true,
+                })
+            }
+            NodeKind::Block(blk) => self.wblock(b, blk),
+            NodeKind::Match(s, arms) => self.wmatch(b, s, arms, n.ty),
+            NodeKind::Call(idx, args) => self.wcall(b, *idx, args),
+            _ => None,
+        }
+    }
+
+    fn wbin(&mut self, b: &mut Build, op: Op, x: &Node, y: &Node) -> Option<R> {
+        let (wop, ka, kr) = match op {
+            Op::Add => (WOp::Add, K::Int, K::Int),
+            Op::Sub => (WOp::Sub, K::Int, K::Int),
+            Op::Mul => (WOp::Mul, K::Int, K::Int),
+            Op::Div => (WOp::Div, K::Int, K::Int),
+            Op::Rem => (WOp::Rem, K::Int, K::Int),
+            Op::Lt => (WOp::Lt, K::Int, K::Bool),
+            Op::Le => (WOp::Le, K::Int, K::Bool),
+            Op::Gt => (WOp::Gt, K::Int, K::Bool),
+            Op::Ge => (WOp::Ge, K::Int, K::Bool),
+            Op::Union => (WOp::Union, K::Areas, K::Areas),
+            Op::Inter => (WOp::Inter, K::Areas, K::Areas),
+            Op::Diff => (WOp::Diff, K::Areas, K::Areas),
+            Op::InAreas => {
+                let a = self.woperand(b, x, K::Area)?;
+                let s = self.woperand(b, y, K::Areas)?;
+                let reg = b.reg()?;
+                b.code.push(W::Bin(WOp::In, reg, a.reg, s.reg));
+                return Some(R {
+                    reg,
+                    k: K::Bool,
+                    exact: true,
+                });
+            }
+            // Equality of two operands of one kind read strictly (as the closures do).
+            Op::Eq | Op::Ne => {
+                let a = self.wnode(b, x)?;
+                let c = self.wnode(b, y)?;
+                if a.k != c.k || matches!(a.k, K::Areas | K::Move) {
+                    return None;
+                }
+                let reg = b.reg()?;
+                let w = if op == Op::Eq { WOp::Eq } else { WOp::Ne };
+                b.code.push(W::Bin(w, reg, a.reg, c.reg));
+                return Some(R {
+                    reg,
+                    k: K::Bool,
+                    exact: true,
+                });
+            }
+            _ => return None,
+        };
+        let a = self.woperand(b, x, ka)?;
+        let c = self.woperand(b, y, ka)?;
+        let reg = b.reg()?;
+        b.code.push(W::Bin(wop, reg, a.reg, c.reg));
+        Some(R {
+            reg,
+            k: kr,
+            exact: true,
+        })
+    }
+
+    fn wprim(&mut self, b: &mut Build, p: Prim, args: &[Node], ty: Ty) -> Option<R> {
+        if matches!(p, Prim::Max | Prim::Min) {
+            let [x, y] = args else { return None };
+            let x = self.woperand(b, x, K::Int)?;
+            let y = self.woperand(b, y, K::Int)?;
+            let reg = b.reg()?;
+            let op = if p == Prim::Max { WOp::Max } else { WOp::Min };
+            b.code.push(W::Bin(op, reg, x.reg, y.reg));
+            return Some(R {
+                reg,
+                k: K::Int,
+                exact: true,
+            });
+        }
+        let mut kinds = [K::Int; 5];
+        let (kinds, out) = match signature(p) {
+            Some(sig) if word_prim(p) => sig,
+            // Any other primitive without an effect, through its values.
+            _ if !p.has_effect() && p.arity() <= 5 => {
+                for (k, t) in kinds.iter_mut().zip(p.params()) {
+                    *k = K::of(*t)?;
+                }
+                (&kinds[..p.arity()], K::of(p.ret())?)
+            }
+            _ => return None,
+        };
+        if kinds.len() != args.len() || K::of(ty) != Some(out) {
+            return None;
+        }
+        let mut ops = [0u8; 5];
+        for (i, (a, k)) in args.iter().zip(kinds).enumerate() {
+            ops[i] = self.woperand(b, a, *k)?.reg;
+        }
+        let reg = b.reg()?;
+        b.code.push(W::Prim(p, reg, ops));
+        Some(R {
+            reg,
+            k: out,
+            exact: true,
+        })
+    }
+
+    /// A block of `let`s and a last expression.
+    fn wblock(&mut self, b: &mut Build, blk: &Block) -> Option<R> {
+        let (last, lets) = blk.stmts.split_last()?;
+        let Stmt::Expr(last) = last else { return None };
+        let mark = b.lets.len();
+        for s in lets {
+            let Stmt::Let(slot, n) = s else { return None };
+            self.wlet(b, *slot, n)?;
+        }
+        let r = self.wnode(b, last);
+        b.lets.truncate(mark);
+        r
+    }
+
+    /// `let slot = n`, into a register.
+    fn wlet(&mut self, b: &mut Build, slot: u16, n: &Node) -> Option<()> {
+        let r = self.wnode(b, n)?;
+        match b.scopes.last_mut() {
+            Some(scope) => *scope.get_mut(slot as usize)? = Some(r),
+            None => b.lets.push((slot, r)),
+        }
+        Some(())
+    }
+
+    fn wmatch(
+        &mut self,
+        b: &mut Build,
+        s: &Node,
+        arms: &[(Box<[Pat]>, Node)],
+        ty: Ty,
+    ) -> Option<R> {
+        let k = K::of(ty)?;
+        let s = self.woperand(b, s, K::Name)?;
+        let reg = b.reg()?;
+        let mut ends = Vec::new();
+        let mut any = false;
+        for (pats, value) in arms.iter() {
+            let mut names = Vec::new();
+            for p in pats.iter() {
+                match p {
+                    Pat::Value(Value::Str(x)) => names.push(*x),
+                    Pat::Any => any = true,
+                    _ => return None,
+                }
+            }
+            let test = (!any).then_some(b.code.len());
+            if !any {
+                let at = u16::try_from(b.names.len()).ok()?;
+                let count = u8::try_from(names.len()).ok()?;
+                b.names.extend(names);
+                b.code.push(W::UnlessName(s.reg, at, count, 0));
+            }
+            let v = self.wnode(b, value)?;
+            if v.k != k || !v.exact {
+                return None;
+            }
+            b.code.push(W::Copy(reg, v.reg));
+            ends.push(b.code.len());
+            b.code.push(W::Jump(0));
+            if let Some(t) = test {
+                let at = b.at()?;
+                b.patch(t, at);
+            }
+            if any {
+                break;
+            }
+        }
+        if !any {
+            // No arm fits: the stack code's error.
+            b.code.push(W::GiveUp);
+        }
+        let end = b.at()?;
+        for e in ends {
+            b.patch(e, end);
+        }
+        Some(R {
+            reg,
+            k,
+            exact: true,
+        })
+    }
+
+    /// An inlined call: counted, its arguments into registers, its body of `let`s and a
+    /// last expression lowered in place.
+    fn wcall(&mut self, b: &mut Build, idx: u16, args: &[Node]) -> Option<R> {
+        if !*self.inline_native.get(idx as usize)? {
+            return None;
+        }
+        let rs = self.rs;
+        let p = &rs.procs[idx as usize];
+        b.code.push(W::Count(idx));
+        let mut scope = vec![None; p.code.slots as usize];
+        for (i, a) in args.iter().enumerate() {
+            *scope.get_mut(i)? = Some(self.wnode(b, a)?);
+        }
+        b.scopes.push(scope);
+        let r = self.wblock(b, &p.code.body);
+        b.scopes.pop();
+        let r = r?;
+        (Some(r.k) == K::of(p.ret)).then_some(r)
+    }
+
+    /// Word code of a loop gathering moves (its shape checked by `moves_loop.rs`): the
+    /// areas taken one by one, the body's `let`s in registers, each addition noted.
+    pub(super) fn word_loop(
+        &mut self,
+        var: u16,
+        over: &Node,
+        body: &Block,
+        accs: &[u16],
+    ) -> Option<WordProg> {
+        if self.no_direct || self.in_score || self.hoist.is_some() || !self.sunk.is_empty() {
+            return None;
+        }
+        let mut b = Build::default();
+        let o = self.woperand(&mut b, over, K::Areas)?;
+        let set = b.reg()?;
+        b.code.push(W::Copy(set, o.reg));
+        let v = b.reg()?;
+        b.lets.push((
+            var,
+            R {
+                reg: v,
+                k: K::Area,
+                exact: true,
+            },
+        ));
+        let top = b.at()?;
+        let next = b.code.len();
+        b.code.push(W::NextArea(v, set, 0));
+        self.wparts(&mut b, body, accs)?;
+        b.code.push(W::Jump(top));
+        let end = b.at()?;
+        b.patch(next, end);
+        b.code.push(W::Ret(set));
+        b.finish()
+    }
+
+    fn wparts(&mut self, b: &mut Build, body: &Block, accs: &[u16]) -> Option<()> {
+        let mark = b.lets.len();
+        for s in body.stmts.iter() {
+            match s {
+                Stmt::Let(slot, n) => self.wlet(b, *slot, n)?,
+                Stmt::SetLocal(acc, _, n) => {
+                    let NodeKind::Bin(Op::MovesUnion, _, m) = &n.kind else {
+                        return None;
+                    };
+                    let NodeKind::Prim(Prim::Moves, args) = &m.kind else {
+                        return None;
+                    };
+                    let [t, from, dests] = &args[..] else {
+                        return None;
+                    };
+                    let i = u8::try_from(accs.iter().position(|a| a == acc)?).ok()?;
+                    let t = self.woperand(b, t, K::Team)?;
+                    let from = self.woperand(b, from, K::Area)?;
+                    let dests = self.woperand(b, dests, K::Areas)?;
+                    b.code.push(W::AddMoves(i, [t.reg, from.reg, dests.reg]));
+                }
+                Stmt::Expr(Node {
+                    kind: NodeKind::If(c, inner, None),
+                    ..
+                }) => {
+                    let c = self.woperand(b, c, K::Bool)?;
+                    let jump = b.code.len();
+                    b.code.push(W::JumpIfNot(c.reg, 0));
+                    self.wparts(b, inner, accs)?;
+                    let at = b.at()?;
+                    b.patch(jump, at);
+                }
+                _ => return None,
+            }
+        }
+        b.lets.truncate(mark);
+        Some(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Loops that only gather moves, run in one instruction ([`super::code::Ins::MovesLoop`]):
+//! `for a in areas { let ...; if c { set ms = ms | moves(t, a, dests) } }`, the shape in
+//! which the rules build a team's legal moves area by area. The loop's variable, its
+//! `let`s, its conditions and each `moves(...)`'s operands are direct closures
+//! ([`super::direct`]); the moves found are kept aside and added to the move-set locals
+//! only once every round has run, so a closure that gives up (`None`) leaves the frame as
+//! the stack code expects it, and the stack code of the loop, which follows the
+//! instruction, runs instead. What the loop's rounds would have counted (its operations,
+//! the calls of inlined procedures) is counted the same way. Where the loop has machine
+//! code ([`super::native`]), that runs instead of the closures, with the same contract.
+
+use std::sync::Arc;
+
+use super::direct::{Ar, Src, Step, Tm};
+use super::machine::Match;
+use crate::board::{AreaId, AreaSet};
+use crate::state::Pieces;
+use crate::value::{MoveSet, Team, Value};
+
+/// The most moves a loop keeps aside before adding them: every area of a board times two
+/// gathering sets is far below it; a loop that finds more gives up to its stack code.
+const MAX_FOUND: usize = 128;
+
+/// A statement of a loop's body.
+#[derive(Clone)]
+pub(crate) enum Part {
+    /// A `let`: its value into its local.
+    Let(Step),
+    /// `set ms = ms | moves(team, from, dests)`, `ms` the gathering set of index `acc`.
+    Add {
+        acc: u8,
+        team: Src<Tm>,
+        from: Src<Ar>,
+        dests: Src<AreaSet>,
+    },
+    /// `if c { parts }` (no `else`).
+    If(Src<bool>, Arc<[Part]>),
+}
+
+/// A loop gathering moves, as built by the lowering (`lower/moves_loop.rs`).
+#[derive(Clone)]
+pub(crate) struct MovesLoop {
+    /// The areas iterated, in the stack code's order (lowest first).
+    pub(crate) over: Src<AreaSet>,
+    /// The frame slot of the loop's variable.
+    pub(crate) var: u16,
+    /// The frame slots of the move sets it adds to.
+    pub(crate) accs: Box<[u16]>,
+    /// The body.
+    pub(crate) body: Arc<[Part]>,
+    /// The whole loop as word code, as lowered: taken when the rules are compiled to
+    /// become [`MovesLoop::native`].
+    pub(crate) word: Option<super::word::WordProg>,
+    /// The whole loop as machine code, run instead of the closures when there is some.
+    pub(crate) native: Option<super::native::NativeFn>,
+}
+
+impl std::fmt::Debug for MovesLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MovesLoop(var {}, into {:?})", self.var, self.accs)
+    }
+}
+
+/// Moves found: which set, the team, the start area and the destinations.
+type Found = (u8, Team, AreaId, AreaSet);
+
+/// Adds the moves of the field piece in `from` to `ms`, as `moves(t, from, to)` gives
+/// them: an unmoved field piece of the team must stand there (the first one found), and
+/// it may not stay where it is.
+pub(crate) fn add_moves(pieces: &Pieces, ms: &mut MoveSet, from: AreaId, to: AreaSet) {
+    let live = (1..pieces.at.len()).any(|i| pieces.at[i] == from && pieces.moved & (1 << i) == 0);
+    if live {
+        let f = &mut ms.field[from as usize];
+        *f = f.union(to.minus(AreaSet::one(from)));
+    }
+}
+
+impl MovesLoop {
+    /// Runs the loop; `None` when a closure gave up (nothing but the loop's own locals
+    /// changed then) or the stage's operation budget would be crossed.
+    pub(crate) fn run(&self, m: &mut Match<'_>, base: usize) -> Option<()> {
+        for &a in self.accs.iter() {
+            if !matches!(m.stack.get(base + a as usize)?, Value::Moves(_)) {
+                return None;
+            }
+        }
+        if let (Some(f), Some(n), true) = (&self.native, &m.prog.native, m.native) {
+            let mut found = Vec::new();
+            f.run(n, m, base, Some(&mut found))?;
+            self.add_found(m, base, &found);
+            return Some(());
+        }
+        let mut over = self.over.get(m, base)?;
+        // The stack code counts an operation for every round (its jump back).
+        m.ops += u64::from(over.0.count_ones());
+        if m.ops > m.limits.ops_per_stage {
+            return None;
+        }
+        let var = base + self.var as usize;
+        let mut found = [(0, 0, 0, AreaSet::EMPTY); MAX_FOUND];
+        let mut n = 0;
+        while over.0 != 0 {
+            let a = over.0.trailing_zeros() as AreaId;
+            over.0 &= over.0 - 1;
+            *m.stack.get_mut(var)? = Value::Area(a);
+            run_parts(&self.body, m, base, &mut found, &mut n)?;
+        }
+        self.add_found(m, base, &found[..n]);
+        Some(())
+    }
+
+    /// The moves found, added to their sets. Nothing gives up here: the sets were found
+    /// to be move sets before the loop ran, and its body binds none of them (the
+    /// lowering checks).
+    fn add_found(&self, m: &mut Match<'_>, base: usize, found: &[Found]) {
+        for &(acc, t, from, to) in found {
+            if let Value::Moves(ms) = &mut m.stack[base + self.accs[acc as usize] as usize] {
+                add_moves(&m.st.pieces[t as usize], Arc::make_mut(ms), from, to);
+            }
+        }
+    }
+}
+
+fn run_parts(
+    parts: &[Part],
+    m: &mut Match<'_>,
+    base: usize,
+    found: &mut [Found; MAX_FOUND],
+    n: &mut usize,
+) -> Option<()> {
+    for p in parts {
+        match p {
+            Part::Let(step) => step(m, base)?,
+            Part::Add {
+                acc,
+                team,
+                from,
+                dests,
+            } => {
+                let t = team.get(m, base)?.0;
+                let from = from.get(m, base)?.0;
+                let to = dests.get(m, base)?;
+                *found.get_mut(*n)? = (*acc, t, from, to);
+                *n += 1;
+            }
+            Part::If(c, inner) => {
+                if c.get(m, base)? {
+                    run_parts(inner, m, base, found, n)?;
+                }
+            }
+        }
+    }
+    Some(())
+}

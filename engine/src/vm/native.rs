@@ -1,0 +1,301 @@
+//! Word programs ([`super::word`]) as machine code, through `fuba-native` (Cranelift).
+//!
+//! When the rules are compiled, every word program is translated into the native
+//! crate's register form ([`fuba_native::Op`]) and compiled into one [`Native`] shared
+//! by the program. A run reads the program's frame locals and roles into an array of
+//! words (its inputs), calls the machine code, and answers its callbacks — primitives,
+//! state variables, counted calls, moves found — from the match, exactly as the word
+//! interpreter works them out. It gives up where the word code does, and the stack code
+//! then runs; a program the native crate refuses keeps running as word code.
+//!
+//! `FUBA_NO_NATIVE=1` (read when the rules are compiled) leaves every program to the
+//! word code, to compare the two.
+
+use fuba_native::{BinOp, Code, Compiler, Host, Op};
+
+use super::code::Program;
+use super::machine::Match;
+use super::word::{Found, K, W, WOp, WordProg, prim, value, value_word, word_prim};
+use crate::board::{AreaId, AreaSet, Board, Direction, Side};
+use crate::ir::{Role, Scope};
+use crate::prims::Prim;
+
+/// Most inputs a program may read; a program reading more stays word code.
+const MAX_INPUTS: usize = 32;
+
+/// A leaf a program calls back for.
+#[derive(Clone, Copy, Debug)]
+enum Leaf {
+    /// A primitive worked out on words ([`super::word::word_prim`]).
+    Prim(Prim),
+    /// Any other primitive without an effect, worked out on its values: the operands'
+    /// kinds and the value's.
+    Values(Prim, [K; 5], K),
+    /// A state variable read as a word of the kind.
+    Var(Scope, u16, K),
+}
+
+/// What a program reads before it runs.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    /// A frame local, as a word of the kind.
+    Local(u16, K),
+    /// A role's team.
+    Role(Role),
+}
+
+/// A word program's machine code: its number in [`Native`] and its inputs.
+#[derive(Clone, Debug)]
+pub(crate) struct NativeFn {
+    id: usize,
+    inputs: Box<[Input]>,
+}
+
+/// The machine code of a program's word programs, and the leaves they call back for.
+pub(crate) struct Native {
+    code: Code,
+    leaves: Vec<Leaf>,
+}
+
+impl std::fmt::Debug for Native {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Native({} functions)", self.code.len())
+    }
+}
+
+/// Compiles the loops' word programs in `p` to machine code (unless `FUBA_NO_NATIVE` is
+/// set or the machine has no code generator: then the loops run as closures). Each word
+/// program is taken: it is only the lowering's step toward machine code.
+pub(crate) fn attach(p: &mut Program, board: &Board) {
+    let words: Vec<Option<WordProg>> = p.moves_loops.iter_mut().map(|l| l.word.take()).collect();
+    if std::env::var_os("FUBA_NO_NATIVE").is_some() || board.len() > 32 || words.is_empty() {
+        return;
+    }
+    let Ok(mut c) = Compiler::new() else {
+        return;
+    };
+    let tables = Tables::new(board, &mut c);
+    let mut leaves = Vec::new();
+    let mut fns = Vec::with_capacity(words.len());
+    for w in &words {
+        let f = w.as_ref().and_then(|w| {
+            let (ops, inputs) = translate(w, &tables, &mut leaves)?;
+            let id = c.add(&ops).ok()?;
+            Some(NativeFn {
+                id,
+                inputs: inputs.into(),
+            })
+        });
+        fns.push(f);
+    }
+    if let Ok(code) = c.finish() {
+        for (l, f) in p.moves_loops.iter_mut().zip(fns) {
+            l.native = f;
+        }
+        p.native = Some(std::sync::Arc::new(Native { code, leaves }));
+    }
+}
+
+/// The board's tables the machine code reads in place, by their numbers in the compiler.
+struct Tables {
+    adjacent: u32,
+    forward: u32,
+    backward: u32,
+    behind: u32,
+    same_level: u32,
+    closer: u32,
+}
+
+impl Tables {
+    fn new(board: &Board, c: &mut Compiler) -> Tables {
+        let n = board.len() as u8;
+        let mut table = |f: &dyn Fn(AreaId, Side) -> AreaSet| {
+            let mut t = [0u32; 64];
+            for (side, half) in [Side::South, Side::North].into_iter().zip(t.chunks_mut(32)) {
+                for a in 0..n {
+                    half[a as usize] = f(a, side).0;
+                }
+            }
+            c.table(t)
+        };
+        let one = AreaSet::one;
+        Tables {
+            adjacent: table(&|a, _| board.adjacent(a)),
+            forward: table(&|a, s| board.step(one(a), Direction::Forward, s)),
+            backward: table(&|a, s| board.step(one(a), Direction::Backward, s)),
+            behind: table(&|a, s| board.behind(one(a), s)),
+            same_level: table(&|a, _| board.same_level(a)),
+            closer: table(&|a, s| board.closer(a, s)),
+        }
+    }
+
+    /// A primitive as an operation on the tables or the words, where it is one.
+    fn op(&self, p: Prim, a: u8, [x, y, ..]: [u8; 5]) -> Option<Op> {
+        Some(match p {
+            Prim::Adjacent => Op::Spread(a, self.adjacent, x, None),
+            Prim::Forward => Op::Spread(a, self.forward, x, Some(y)),
+            Prim::Backward => Op::Spread(a, self.backward, x, Some(y)),
+            Prim::Behind => Op::Spread(a, self.behind, x, Some(y)),
+            Prim::SameLevel => Op::Entry(a, self.same_level, x, None),
+            Prim::Closer => Op::Entry(a, self.closer, x, Some(y)),
+            Prim::Other => Op::Other(a, x),
+            Prim::Size => Op::Size(a, x),
+            Prim::IsHome => Op::Not(a, x),
+            _ => return None,
+        })
+    }
+}
+
+/// A word program in the native crate's form, with the inputs it reads.
+fn translate(
+    w: &WordProg,
+    tables: &Tables,
+    leaves: &mut Vec<Leaf>,
+) -> Option<(Vec<Op>, Vec<Input>)> {
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut input = |i: Input| -> Option<u16> {
+        let n = inputs.len();
+        inputs.push(i);
+        (n < MAX_INPUTS).then_some(n as u16)
+    };
+    let mut leaf = |l: Leaf| -> u32 {
+        leaves.push(l);
+        leaves.len() as u32 - 1
+    };
+    let mut ops = Vec::with_capacity(w.code.len());
+    for ins in w.code.iter() {
+        ops.push(match *ins {
+            W::Const(a, k) => Op::Const(a, *w.consts.get(k as usize)?),
+            W::Local(a, s, k) => Op::Input(a, input(Input::Local(s, k))?),
+            W::Role(a, r) => Op::Input(a, input(Input::Role(r))?),
+            W::Var(a, scope, i, k) => Op::Var(a, leaf(Leaf::Var(scope, i, k)), None),
+            W::TeamVar(a, scope, i, k, t) => Op::Var(a, leaf(Leaf::Var(scope, i, k)), Some(t)),
+            W::Not(a, b) => Op::Not(a, b),
+            W::Neg(a, b) => Op::Neg(a, b),
+            W::Bin(o, a, b, c) => Op::Bin(bin(o), a, b, c),
+            W::Copy(a, b) => Op::Copy(a, b),
+            W::ToSet(a, b) => Op::ToSet(a, b),
+            W::Prim(p, a, xs) => match tables.op(p, a, xs) {
+                Some(op) => op,
+                None if word_prim(p) => Op::Prim(a, leaf(Leaf::Prim(p)), xs),
+                None => {
+                    let mut kinds = [K::Int; 5];
+                    for (k, t) in kinds.iter_mut().zip(p.params()) {
+                        *k = K::of(*t)?;
+                    }
+                    Op::Prim(a, leaf(Leaf::Values(p, kinds, K::of(p.ret())?)), xs)
+                }
+            },
+            W::MoveEnd(a, b, from) => Op::MoveEnd(a, b, from),
+            W::MoveKeeper(a, b) => Op::MoveKeeper(a, b),
+            W::Jump(t) => Op::Jump(t),
+            W::JumpIfNot(c, t) => Op::JumpIfNot(c, t),
+            W::UnlessName(c, at, n, t) => {
+                let names = w.names.get(at as usize..at as usize + n as usize)?;
+                Op::UnlessAny(c, names.iter().map(|s| u64::from(*s)).collect(), t)
+            }
+            W::Count(p) => Op::Count(u32::from(p)),
+            W::NextArea(v, s, t) => Op::NextArea(v, s, t),
+            W::AddMoves(acc, xs) => Op::AddMoves(acc, xs),
+            W::GiveUp => Op::GiveUp,
+            W::Ret(a) => Op::Ret(a),
+        });
+    }
+    Some((ops, inputs))
+}
+
+fn bin(o: WOp) -> BinOp {
+    match o {
+        WOp::Add => BinOp::Add,
+        WOp::Sub => BinOp::Sub,
+        WOp::Mul => BinOp::Mul,
+        WOp::Div => BinOp::Div,
+        WOp::Rem => BinOp::Rem,
+        WOp::Lt => BinOp::Lt,
+        WOp::Le => BinOp::Le,
+        WOp::Gt => BinOp::Gt,
+        WOp::Ge => BinOp::Ge,
+        WOp::Eq => BinOp::Eq,
+        WOp::Ne => BinOp::Ne,
+        WOp::Union => BinOp::Union,
+        WOp::Inter => BinOp::Inter,
+        WOp::Diff => BinOp::Diff,
+        WOp::In => BinOp::In,
+        WOp::Max => BinOp::Max,
+        WOp::Min => BinOp::Min,
+    }
+}
+
+/// The match as the machine code's callbacks see it.
+struct MatchHost<'a, 'm> {
+    m: &'a mut Match<'m>,
+    leaves: &'a [Leaf],
+    found: Option<&'a mut Found>,
+}
+
+impl Host for MatchHost<'_, '_> {
+    fn prim(&mut self, p: u32, [x, y, z, u, v]: [u64; 5]) -> Option<u64> {
+        match *self.leaves.get(p as usize)? {
+            Leaf::Prim(p) => prim(self.m, p, x, y, z),
+            Leaf::Values(p, kinds, out) => {
+                let words = [x, y, z, u, v];
+                let args = (words.iter().zip(kinds).take(p.arity())).map(|(w, k)| value(*w, k));
+                value_word(&self.m.prim_of_values(p, args)?, out)
+            }
+            Leaf::Var(..) => None,
+        }
+    }
+
+    fn var(&mut self, v: u32, team: u64) -> Option<u64> {
+        match *self.leaves.get(v as usize)? {
+            Leaf::Var(scope, i, k) => value_word(self.m.var_at(scope, i, team as u8)?, k),
+            Leaf::Prim(_) | Leaf::Values(..) => None,
+        }
+    }
+
+    fn count(&mut self, p: u32) {
+        self.m.direct_calls.push(p as u16);
+    }
+
+    fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
+        self.found
+            .as_deref_mut()?
+            .push((acc, team as u8, from as u8, AreaSet(dests as u32)));
+        Some(())
+    }
+}
+
+impl NativeFn {
+    /// Runs the machine code of a word program (`None`: it gave up).
+    pub(crate) fn run(
+        &self,
+        native: &Native,
+        m: &mut Match<'_>,
+        base: usize,
+        found: Option<&mut Found>,
+    ) -> Option<u64> {
+        let mut words = [0u64; MAX_INPUTS];
+        for (w, i) in words.iter_mut().zip(self.inputs.iter()) {
+            *w = match *i {
+                Input::Local(s, k) => value_word(m.stack.get(base + s as usize)?, k)?,
+                Input::Role(r) => u64::from(m.role(r)),
+            };
+        }
+        let mut ops = m.ops;
+        let limit = m.limits.ops_per_stage;
+        let mut host = MatchHost {
+            m,
+            leaves: &native.leaves,
+            found,
+        };
+        let w = native.code.run(
+            self.id,
+            &mut host,
+            &words[..self.inputs.len()],
+            &mut ops,
+            limit,
+        );
+        host.m.ops = ops;
+        w
+    }
+}

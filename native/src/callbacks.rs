@@ -1,0 +1,119 @@
+//! The callbacks machine code makes into its [`Host`], and the state of one call.
+
+use std::ffi::c_void;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::Host;
+
+/// The state one call shares with its callbacks (`#[repr(C)]`: the code reads its
+/// fields at fixed offsets).
+#[repr(C)]
+pub(crate) struct Ctx {
+    /// A `*mut &mut dyn Host`.
+    pub(crate) host: *mut c_void,
+    /// Set when the program gave up.
+    pub(crate) fail: u64,
+    /// Operations counted so far.
+    pub(crate) ops: u64,
+    /// The budget the count may not pass.
+    pub(crate) limit: u64,
+}
+
+pub(crate) const FAIL: i32 = 8;
+pub(crate) const OPS: i32 = 16;
+pub(crate) const LIMIT: i32 = 24;
+
+/// The host behind a context.
+///
+/// # Safety
+/// `ctx` is the pointer [`Code::run`] handed to the program, alive for the call.
+unsafe fn host<'a>(ctx: *mut Ctx) -> &'a mut dyn Host {
+    // SAFETY: `Code::run` made `host` point to a `&mut dyn Host` that outlives the call,
+    // and nothing else uses it while a callback runs.
+    unsafe { *((*ctx).host as *mut &mut dyn Host) }
+}
+
+/// A callback's result: the word, or the flag set for a give-up (a panic is one too).
+fn answer(ctx: *mut Ctx, r: std::thread::Result<Option<u64>>) -> u64 {
+    match r {
+        Ok(Some(w)) => w,
+        _ => {
+            // SAFETY: as `host`.
+            unsafe { (*ctx).fail = 1 };
+            0
+        }
+    }
+}
+
+pub(crate) extern "C" fn cb_prim(
+    ctx: *mut Ctx,
+    p: u64,
+    a: u64,
+    b: u64,
+    c: u64,
+    d: u64,
+    e: u64,
+) -> u64 {
+    // SAFETY: called only by programs run through `Code::run`.
+    let h = unsafe { host(ctx) };
+    answer(
+        ctx,
+        catch_unwind(AssertUnwindSafe(|| h.prim(p as u32, [a, b, c, d, e]))),
+    )
+}
+
+pub(crate) extern "C" fn cb_var(
+    ctx: *mut Ctx,
+    v: u64,
+    t: u64,
+    _: u64,
+    _: u64,
+    _: u64,
+    _: u64,
+) -> u64 {
+    // SAFETY: as `cb_prim`.
+    let h = unsafe { host(ctx) };
+    answer(ctx, catch_unwind(AssertUnwindSafe(|| h.var(v as u32, t))))
+}
+
+pub(crate) extern "C" fn cb_count(
+    ctx: *mut Ctx,
+    p: u64,
+    _: u64,
+    _: u64,
+    _: u64,
+    _: u64,
+    _: u64,
+) -> u64 {
+    // SAFETY: as `cb_prim`.
+    let h = unsafe { host(ctx) };
+    answer(
+        ctx,
+        catch_unwind(AssertUnwindSafe(|| {
+            h.count(p as u32);
+            Some(0)
+        })),
+    )
+}
+
+pub(crate) extern "C" fn cb_moves(
+    ctx: *mut Ctx,
+    acc: u64,
+    t: u64,
+    from: u64,
+    dests: u64,
+    _: u64,
+    _: u64,
+) -> u64 {
+    // SAFETY: as `cb_prim`.
+    let h = unsafe { host(ctx) };
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        h.add_moves(acc as u8, t, from, dests).map(|_| 0)
+    }));
+    answer(ctx, r)
+}
+
+/// A callback's function: the context and six words, a word back.
+pub(crate) type Callback = extern "C" fn(*mut Ctx, u64, u64, u64, u64, u64, u64) -> u64;
+/// A program's function: the context and its inputs, its value back.
+pub(crate) type Entry = extern "C" fn(*mut Ctx, *const u64) -> u64;

@@ -1,0 +1,331 @@
+//! Machine code for fuba's word programs: the engine's direct expressions and loops that
+//! only gather moves, lowered by the engine to a small register form ([`Op`]), compiled
+//! here by Cranelift into host functions.
+//!
+//! This is the workspace's only crate with `unsafe` code, and it knows nothing of the
+//! rules: a program's registers are machine words, its leaves are inputs the caller reads
+//! before the call (a frame's locals, a team's role) and calls back into the caller's
+//! [`Host`] (primitives, state variables, counted calls, moves found). Like the engine's
+//! word code, a program gives up (`None`) wherever the engine's stack code would do
+//! anything but the plain case (an overflow, a division by zero, a callback refusing, the
+//! stage's operation budget spent), and the engine then runs that code.
+//!
+//! ```
+//! use fuba_native::{BinOp, Compiler, Host, Op};
+//! struct NoHost;
+//! impl Host for NoHost {
+//!     fn prim(&mut self, _: u32, _: [u64; 5]) -> Option<u64> { None }
+//!     fn var(&mut self, _: u32, _: u64) -> Option<u64> { None }
+//!     fn count(&mut self, _: u32) {}
+//!     fn add_moves(&mut self, _: u8, _: u64, _: u64, _: u64) -> Option<()> { None }
+//! }
+//! let mut c = Compiler::new().unwrap();
+//! let f = c.add(&[Op::Input(0, 0), Op::Const(1, 2), Op::Bin(BinOp::Mul, 0, 0, 1), Op::Ret(0)]).unwrap();
+//! let code = c.finish().unwrap();
+//! let mut ops = 0;
+//! assert_eq!(code.run(f, &mut NoHost, &[21], &mut ops, 100), Some(42));
+//! assert_eq!(code.run(f, &mut NoHost, &[i64::MAX as u64], &mut ops, 100), None);
+//! ```
+
+use std::ffi::c_void;
+
+use cranelift_codegen::Context;
+use cranelift_codegen::ir::AbiParam;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Module, default_libcall_names};
+
+mod callbacks;
+mod translate;
+
+use callbacks::{Ctx, Entry};
+use translate::{check, translate};
+
+/// An operation of two words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// Integer sum; gives up on overflow.
+    Add,
+    /// Integer difference; gives up on overflow.
+    Sub,
+    /// Integer product; gives up on overflow.
+    Mul,
+    /// Integer quotient rounded toward zero; gives up on a zero divisor or overflow.
+    Div,
+    /// Integer remainder of [`BinOp::Div`]; gives up where it does.
+    Rem,
+    /// Signed `<`.
+    Lt,
+    /// Signed `<=`.
+    Le,
+    /// Signed `>`.
+    Gt,
+    /// Signed `>=`.
+    Ge,
+    /// Equal words.
+    Eq,
+    /// Different words.
+    Ne,
+    /// Set union (bitwise or).
+    Union,
+    /// Set intersection (bitwise and).
+    Inter,
+    /// Set difference.
+    Diff,
+    /// Whether the area (first operand, under 32) is in the set (second).
+    In,
+    /// Signed maximum.
+    Max,
+    /// Signed minimum.
+    Min,
+}
+
+/// One operation of a program. Registers are `u8`s, jump targets indices of the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// A constant.
+    Const(u8, u64),
+    /// The caller's input of that index (read by the caller before the call).
+    Input(u8, u16),
+    /// [`Host::var`] of the variable, with the team in the register (or 0).
+    Var(u8, u32, Option<u8>),
+    /// 1 where the operand is 0, else 0.
+    Not(u8, u8),
+    /// Integer negation; gives up on overflow.
+    Neg(u8, u8),
+    /// Two operands into the first register.
+    Bin(BinOp, u8, u8, u8),
+    /// A copy.
+    Copy(u8, u8),
+    /// An area (under 32) as the set of it.
+    ToSet(u8, u8),
+    /// [`Host::prim`] of the primitive with up to five operands.
+    Prim(u8, u32, [u8; 5]),
+    /// A move's end: `from` (bits 0–7) when true, else `to` (bits 8–15).
+    MoveEnd(u8, u8, bool),
+    /// A move's goalkeeper flag (bit 16).
+    MoveKeeper(u8, u8),
+    /// Go on at the target.
+    Jump(u16),
+    /// Go on at the target when the register is 0.
+    JumpIfNot(u8, u16),
+    /// Go on at the target unless the register equals one of the words.
+    UnlessAny(u8, Box<[u64]>, u16),
+    /// [`Host::count`].
+    Count(u32),
+    /// The lowest area of the set in the second register into the first, taken out of
+    /// the set, and one operation counted against the budget; when the set is empty, go
+    /// on at the target instead.
+    NextArea(u8, u8, u16),
+    /// [`Host::add_moves`] for the gathering set, with team, start and destinations.
+    AddMoves(u8, [u8; 3]),
+    /// The union of a table's entries for the areas (under 32) of the set in the third
+    /// register, of the side the team in the last register defends (team 0: the table's
+    /// first half, any other: its second; no team: the first).
+    Spread(u8, u32, u8, Option<u8>),
+    /// A table's entry for the area (under 32) in the third register, of the team's
+    /// side as for [`Op::Spread`].
+    Entry(u8, u32, u8, Option<u8>),
+    /// The number of areas in a set (its low 32 bits set).
+    Size(u8, u8),
+    /// The other team: `1 - team`.
+    Other(u8, u8),
+    /// Give up.
+    GiveUp,
+    /// The program's value.
+    Ret(u8),
+}
+
+/// What a program calls back into. A `None` makes the program give up.
+pub trait Host {
+    /// A primitive of up to five operands.
+    fn prim(&mut self, p: u32, args: [u64; 5]) -> Option<u64>;
+    /// A state variable, of a team where it has one.
+    fn var(&mut self, v: u32, team: u64) -> Option<u64>;
+    /// A call counted.
+    fn count(&mut self, p: u32);
+    /// Moves found: into gathering set `acc`, for the team, from an area to a set.
+    fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()>;
+}
+
+/// Why machine code could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The host machine or the code generator refused.
+    #[error("machine code: {0}")]
+    Codegen(String),
+    /// The program is not well formed.
+    #[error("machine code: bad program: {0}")]
+    Program(&'static str),
+}
+
+/// A table of [`Op::Spread`] and [`Op::Entry`].
+pub type Table = [u32; 64];
+
+/// Builds machine code for programs, one at a time, then [`Compiler::finish`]es them.
+pub struct Compiler {
+    module: JITModule,
+    // Boxed: each table's address, written into the code, stays put as the list grows.
+    #[allow(clippy::vec_box)]
+    tables: Vec<Box<Table>>,
+    ctx: Context,
+    fbc: FunctionBuilderContext,
+    funcs: Vec<(FuncId, usize)>,
+}
+
+impl Compiler {
+    /// A compiler for this machine.
+    pub fn new() -> Result<Compiler, Error> {
+        let err = |e: &dyn std::fmt::Display| Error::Codegen(e.to_string());
+        let mut flags = settings::builder();
+        for (k, v) in [
+            ("use_colocated_libcalls", "false"),
+            ("is_pic", "false"),
+            ("opt_level", "speed"),
+            ("enable_verifier", "false"),
+        ] {
+            flags.set(k, v).map_err(|e| err(&e))?;
+        }
+        let isa = cranelift_native::builder()
+            .map_err(|e| err(&e))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| err(&e))?;
+        let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let ctx = module.make_context();
+        Ok(Compiler {
+            module,
+            tables: Vec::new(),
+            ctx,
+            fbc: FunctionBuilderContext::new(),
+            funcs: Vec::new(),
+        })
+    }
+
+    /// Adds a table of 64 words for [`Op::Spread`] and [`Op::Entry`]: 32 areas of the
+    /// first side, then 32 of the second; its number.
+    pub fn table(&mut self, t: Table) -> u32 {
+        self.tables.push(Box::new(t));
+        self.tables.len() as u32 - 1
+    }
+
+    /// Compiles a program; its number for [`Code::run`].
+    pub fn add(&mut self, prog: &[Op]) -> Result<usize, Error> {
+        let inputs = check(prog, self.tables.len())?;
+        let ptr = self.module.target_config().pointer_type();
+        let mut sig = self.module.make_signature();
+        sig.params.push(AbiParam::new(ptr));
+        sig.params.push(AbiParam::new(ptr));
+        sig.returns.push(AbiParam::new(I64));
+        self.ctx.func.signature = sig;
+        let mut cb_sig = self.module.make_signature();
+        cb_sig.params.push(AbiParam::new(ptr));
+        cb_sig.params.extend([AbiParam::new(I64); 6]);
+        cb_sig.returns.push(AbiParam::new(I64));
+        let cfg = self.module.target_config();
+        let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fbc);
+        let tables: Vec<usize> = self.tables.iter().map(|t| t.as_ptr() as usize).collect();
+        let built = translate(b, prog, cb_sig, &tables).map(|b| b.finalize(cfg));
+        let defined = built.and_then(|()| {
+            let err = |e: cranelift_module::ModuleError| Error::Codegen(e.to_string());
+            let id = (self.module)
+                .declare_anonymous_function(&self.ctx.func.signature)
+                .map_err(err)?;
+            self.module
+                .define_function(id, &mut self.ctx)
+                .map_err(err)?;
+            Ok(id)
+        });
+        // Whatever happened, the next program starts from a clean function and builder.
+        self.module.clear_context(&mut self.ctx);
+        if defined.is_err() {
+            self.fbc = FunctionBuilderContext::new();
+        }
+        let id = defined?;
+        self.funcs.push((id, inputs));
+        Ok(self.funcs.len() - 1)
+    }
+
+    /// The machine code of every program added.
+    pub fn finish(mut self) -> Result<Code, Error> {
+        self.module
+            .finalize_definitions()
+            .map_err(|e| Error::Codegen(e.to_string()))?;
+        let fns = (self.funcs.iter())
+            .map(|&(id, inputs)| (self.module.get_finalized_function(id) as usize, inputs))
+            .collect();
+        Ok(Code {
+            module: Some(self.module),
+            fns,
+            _tables: self.tables,
+        })
+    }
+}
+
+/// The machine code of a set of programs. Dropping it frees the code.
+pub struct Code {
+    module: Option<JITModule>,
+    /// The tables the code reads in place (boxed: their addresses are in the code).
+    #[allow(clippy::vec_box)]
+    _tables: Vec<Box<Table>>,
+    /// Each program's entry and how many inputs it reads.
+    fns: Vec<(usize, usize)>,
+}
+
+// SAFETY: after `finish` the module is only kept to free its memory on drop; the entries
+// are plain functions of their arguments, callable from any thread at once.
+unsafe impl Send for Code {}
+// SAFETY: as for `Send`: nothing is written through a shared `Code`.
+unsafe impl Sync for Code {}
+
+impl Code {
+    /// Runs program `f` with its inputs, counting operations in `ops` up to `limit`; its
+    /// value, or `None` when it gave up (or `f` or the inputs do not fit it).
+    pub fn run(
+        &self,
+        f: usize,
+        host: &mut dyn Host,
+        inputs: &[u64],
+        ops: &mut u64,
+        limit: u64,
+    ) -> Option<u64> {
+        let &(entry, need) = self.fns.get(f)?;
+        if inputs.len() < need {
+            return None;
+        }
+        let mut h: &mut dyn Host = host;
+        let mut ctx = Ctx {
+            host: &mut h as *mut &mut dyn Host as *mut c_void,
+            fail: 0,
+            ops: *ops,
+            limit,
+        };
+        // SAFETY: `entry` was made by `Compiler::finish` for a program whose inputs were
+        // checked to fit `inputs`, and whose code stays mapped while `self` lives.
+        let run: Entry = unsafe { std::mem::transmute::<usize, Entry>(entry) };
+        let w = run(&mut ctx, inputs.as_ptr());
+        *ops = ctx.ops;
+        (ctx.fail == 0).then_some(w)
+    }
+
+    /// How many programs it holds.
+    pub fn len(&self) -> usize {
+        self.fns.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.fns.is_empty()
+    }
+}
+
+impl Drop for Code {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: the entries are owned by `self` and no call can be running: `run`
+            // borrows `self`.
+            unsafe { m.free_memory() };
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! A program ([`Op`]s) as a Cranelift function: registers as variables, a block where
+//! each jump lands, callbacks through [`crate::callbacks`], and one block that gives up.
+
+use std::collections::BTreeSet;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Signature, Value};
+use cranelift_frontend::{FunctionBuilder, Variable};
+
+use crate::callbacks::{Callback, FAIL, LIMIT, OPS, cb_count, cb_moves, cb_prim, cb_var};
+use crate::{BinOp, Error, Op};
+
+/// Checks the jump targets and tables of a program; the inputs it reads.
+pub(crate) fn check(prog: &[Op], tables: usize) -> Result<usize, Error> {
+    let len = prog.len();
+    let mut inputs = 0;
+    if !matches!(prog.last(), Some(Op::Jump(_) | Op::GiveUp | Op::Ret(_))) {
+        return Err(Error::Program("the last operation goes on"));
+    }
+    for op in prog {
+        let target = match op {
+            Op::Jump(t) | Op::JumpIfNot(_, t) | Op::UnlessAny(_, _, t) | Op::NextArea(_, _, t) => {
+                Some(*t)
+            }
+            Op::Input(_, i) => {
+                inputs = inputs.max(*i as usize + 1);
+                None
+            }
+            Op::Spread(_, t, _, _) | Op::Entry(_, t, _, _) if *t as usize >= tables => {
+                return Err(Error::Program("no such table"));
+            }
+            _ => None,
+        };
+        if target.is_some_and(|t| t as usize >= len) {
+            return Err(Error::Program("a jump past the end"));
+        }
+    }
+    Ok(inputs)
+}
+
+/// Where blocks start: the entry, every target and every operation after a branch.
+fn leaders(prog: &[Op]) -> BTreeSet<usize> {
+    let mut at = BTreeSet::from([0]);
+    for (pc, op) in prog.iter().enumerate() {
+        match op {
+            Op::Jump(t) | Op::JumpIfNot(_, t) | Op::UnlessAny(_, _, t) | Op::NextArea(_, _, t) => {
+                at.insert(*t as usize);
+                at.insert(pc + 1);
+            }
+            Op::GiveUp | Op::Ret(_) => {
+                at.insert(pc + 1);
+            }
+            _ => {}
+        }
+    }
+    at.retain(|&pc| pc < prog.len());
+    at
+}
+
+/// The function of a program, in `b`.
+pub(crate) fn translate<'a>(
+    mut b: FunctionBuilder<'a>,
+    prog: &[Op],
+    cb_sig: Signature,
+    tables: &[usize],
+) -> Result<FunctionBuilder<'a>, Error> {
+    let regs = 256;
+    let vars: Vec<Variable> = (0..regs).map(|_| b.declare_var(I64)).collect();
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    let starts = leaders(prog);
+    let blocks: std::collections::HashMap<usize, Block> =
+        starts.iter().map(|&pc| (pc, b.create_block())).collect();
+    let give_up = b.create_block();
+    b.switch_to_block(entry);
+    let ctx = b.block_params(entry)[0];
+    let input = b.block_params(entry)[1];
+    let zero = b.ins().iconst(I64, 0);
+    for v in &vars {
+        b.def_var(*v, zero);
+    }
+    b.ins().jump(blocks[&0], &[]);
+    let sig = b.import_signature(cb_sig);
+    let flags = MemFlagsData::trusted();
+    let mut open = false;
+    for (pc, op) in prog.iter().enumerate() {
+        if let Some(&blk) = blocks.get(&pc) {
+            if open {
+                b.ins().jump(blk, &[]);
+            }
+            b.switch_to_block(blk);
+            open = true;
+        }
+        if !open {
+            // Unreachable code (after a jump, not a target).
+            continue;
+        }
+        let r = |b: &mut FunctionBuilder, i: u8| b.use_var(vars[i as usize]);
+        let next = || blocks.get(&(pc + 1)).copied();
+        macro_rules! set {
+            ($a:expr, $v:expr) => {{
+                let v = $v;
+                b.def_var(vars[*$a as usize], v);
+            }};
+        }
+        // A callback, then a give-up when it set the flag.
+        let call = |b: &mut FunctionBuilder, f: Callback, args: [Value; 6]| -> Value {
+            let addr = b.ins().iconst(I64, f as usize as i64);
+            let [x0, x1, x2, x3, x4, x5] = args;
+            let c = b
+                .ins()
+                .call_indirect(sig, addr, &[ctx, x0, x1, x2, x3, x4, x5]);
+            let out = b.inst_results(c)[0];
+            let fail = b.ins().load(I64, flags, ctx, FAIL);
+            let ok = b.create_block();
+            b.ins().brif(fail, give_up, &[], ok, &[]);
+            b.switch_to_block(ok);
+            out
+        };
+        let k = |b: &mut FunctionBuilder, w: u64| b.ins().iconst(I64, w as i64);
+        match op {
+            Op::Const(a, w) => set!(a, k(&mut b, *w)),
+            Op::Input(a, i) => set!(a, b.ins().load(I64, flags, input, i32::from(*i) * 8)),
+            Op::Var(a, v, t) => {
+                let v = k(&mut b, u64::from(*v));
+                let t = match t {
+                    Some(t) => r(&mut b, *t),
+                    None => zero,
+                };
+                set!(a, call(&mut b, cb_var, [v, t, zero, zero, zero, zero]));
+            }
+            Op::Not(a, x) => {
+                let x = r(&mut b, *x);
+                let c = b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+                set!(a, b.ins().uextend(I64, c));
+            }
+            Op::Neg(a, x) => {
+                let x = r(&mut b, *x);
+                let (v, of) = b.ins().ssub_overflow(zero, x);
+                let ok = b.create_block();
+                b.ins().brif(of, give_up, &[], ok, &[]);
+                b.switch_to_block(ok);
+                set!(a, v);
+            }
+            Op::Bin(o, a, x, y) => {
+                let (x, y) = (r(&mut b, *x), r(&mut b, *y));
+                let v = bin(&mut b, *o, x, y, give_up);
+                set!(a, v);
+            }
+            Op::Copy(a, x) => set!(a, r(&mut b, *x)),
+            Op::ToSet(a, x) => {
+                let x = r(&mut b, *x);
+                let x = b.ins().band_imm_u(x, 31);
+                let one = k(&mut b, 1);
+                set!(a, b.ins().ishl(one, x));
+            }
+            Op::Prim(a, p, xs) => {
+                let p = k(&mut b, u64::from(*p));
+                let [x0, x1, x2, x3, x4] = xs.map(|x| r(&mut b, x));
+                set!(a, call(&mut b, cb_prim, [p, x0, x1, x2, x3, x4]));
+            }
+            Op::MoveEnd(a, x, from) => {
+                let x = r(&mut b, *x);
+                let x = if *from { x } else { b.ins().ushr_imm_u(x, 8) };
+                set!(a, b.ins().band_imm_u(x, 0xff));
+            }
+            Op::MoveKeeper(a, x) => {
+                let x = r(&mut b, *x);
+                let x = b.ins().ushr_imm_u(x, 16);
+                set!(a, b.ins().band_imm_u(x, 1));
+            }
+            Op::Jump(t) => {
+                b.ins().jump(blocks[&(*t as usize)], &[]);
+                open = false;
+            }
+            Op::JumpIfNot(c, t) => {
+                let c = r(&mut b, *c);
+                let on = next().ok_or(Error::Program("a branch at the end"))?;
+                b.ins().brif(c, on, &[], blocks[&(*t as usize)], &[]);
+                open = false;
+            }
+            Op::UnlessAny(c, words, t) => {
+                let c = r(&mut b, *c);
+                let on = next().ok_or(Error::Program("a branch at the end"))?;
+                let mut any = b.ins().iconst(cranelift_codegen::ir::types::I8, 0);
+                for w in words.iter() {
+                    let e = b.ins().icmp_imm_s(IntCC::Equal, c, *w as i64);
+                    any = b.ins().bor(any, e);
+                }
+                b.ins().brif(any, on, &[], blocks[&(*t as usize)], &[]);
+                open = false;
+            }
+            Op::Count(p) => {
+                let p = k(&mut b, u64::from(*p));
+                call(&mut b, cb_count, [p, zero, zero, zero, zero, zero]);
+            }
+            Op::NextArea(v, s, t) => {
+                let set = r(&mut b, *s);
+                let on = b.create_block();
+                b.ins().brif(set, on, &[], blocks[&(*t as usize)], &[]);
+                b.switch_to_block(on);
+                let low = b.ins().ctz(set);
+                b.def_var(vars[*v as usize], low);
+                let less = b.ins().iadd_imm_s(set, -1);
+                let rest = b.ins().band(set, less);
+                b.def_var(vars[*s as usize], rest);
+                let ops = b.ins().load(I64, flags, ctx, OPS);
+                let ops = b.ins().iadd_imm_s(ops, 1);
+                b.ins().store(flags, ops, ctx, OPS);
+                let limit = b.ins().load(I64, flags, ctx, LIMIT);
+                let over = b.ins().icmp(IntCC::UnsignedGreaterThan, ops, limit);
+                let go = next().ok_or(Error::Program("a loop at the end"))?;
+                b.ins().brif(over, give_up, &[], go, &[]);
+                open = false;
+            }
+            Op::AddMoves(acc, [t, from, dests]) => {
+                let acc = k(&mut b, u64::from(*acc));
+                let (t, from, dests) = (r(&mut b, *t), r(&mut b, *from), r(&mut b, *dests));
+                call(&mut b, cb_moves, [acc, t, from, dests, zero, zero]);
+            }
+            Op::Spread(a, t, x, side) | Op::Entry(a, t, x, side) => {
+                let base = *tables
+                    .get(*t as usize)
+                    .ok_or(Error::Program("no such table"))?;
+                let base = k(&mut b, base as u64);
+                let base = match side {
+                    Some(side) => {
+                        let side = r(&mut b, *side);
+                        let north = b.ins().icmp_imm_s(IntCC::NotEqual, side, 0);
+                        let north = b.ins().uextend(I64, north);
+                        let off = b.ins().ishl_imm_u(north, 7);
+                        b.ins().iadd(base, off)
+                    }
+                    None => base,
+                };
+                let x = r(&mut b, *x);
+                let v = if matches!(op, Op::Entry(..)) {
+                    let i = b.ins().band_imm_u(x, 31);
+                    let off = b.ins().ishl_imm_u(i, 2);
+                    let at = b.ins().iadd(base, off);
+                    b.ins().uload32(flags, at, 0)
+                } else {
+                    spread(&mut b, base, x, flags)
+                };
+                set!(a, v);
+            }
+            Op::Size(a, x) => {
+                let x = r(&mut b, *x);
+                let low = b.ins().band_imm_u(x, 0xffff_ffff);
+                set!(a, b.ins().popcnt(low));
+            }
+            Op::Other(a, x) => {
+                let x = r(&mut b, *x);
+                let one = k(&mut b, 1);
+                set!(a, b.ins().isub(one, x));
+            }
+            Op::GiveUp => {
+                b.ins().jump(give_up, &[]);
+                open = false;
+            }
+            Op::Ret(a) => {
+                let v = r(&mut b, *a);
+                b.ins().return_(&[v]);
+                open = false;
+            }
+        }
+    }
+    if open {
+        return Err(Error::Program("the last operation goes on"));
+    }
+    b.switch_to_block(give_up);
+    let one = b.ins().iconst(I64, 1);
+    b.ins().store(flags, one, ctx, FAIL);
+    b.ins().return_(&[zero]);
+    b.seal_all_blocks();
+    Ok(b)
+}
+
+/// The union of the table entries at `base` for the areas of the set `x` (low 32 bits).
+fn spread(b: &mut FunctionBuilder, base: Value, x: Value, flags: MemFlagsData) -> Value {
+    let head = b.create_block();
+    let body = b.create_block();
+    let done = b.create_block();
+    b.append_block_param(head, I64);
+    b.append_block_param(head, I64);
+    b.append_block_param(done, I64);
+    let low = b.ins().band_imm_u(x, 0xffff_ffff);
+    let zero = b.ins().iconst(I64, 0);
+    b.ins().jump(head, &[low.into(), zero.into()]);
+    b.switch_to_block(head);
+    let (s, acc) = (b.block_params(head)[0], b.block_params(head)[1]);
+    b.ins().brif(s, body, &[], done, &[acc.into()]);
+    b.switch_to_block(body);
+    let i = b.ins().ctz(s);
+    let off = b.ins().ishl_imm_u(i, 2);
+    let at = b.ins().iadd(base, off);
+    let e = b.ins().uload32(flags, at, 0);
+    let acc = b.ins().bor(acc, e);
+    let less = b.ins().iadd_imm_s(s, -1);
+    let rest = b.ins().band(s, less);
+    b.ins().jump(head, &[rest.into(), acc.into()]);
+    b.switch_to_block(done);
+    b.block_params(done)[0]
+}
+
+/// Two operands; overflow and bad divisors branch to `give_up`.
+fn bin(b: &mut FunctionBuilder, o: BinOp, x: Value, y: Value, give_up: Block) -> Value {
+    let flag = |b: &mut FunctionBuilder, cc: IntCC| {
+        let c = b.ins().icmp(cc, x, y);
+        b.ins().uextend(I64, c)
+    };
+    let checked = |b: &mut FunctionBuilder, (v, of): (Value, Value)| {
+        let ok = b.create_block();
+        b.ins().brif(of, give_up, &[], ok, &[]);
+        b.switch_to_block(ok);
+        v
+    };
+    match o {
+        BinOp::Add => {
+            let r = b.ins().sadd_overflow(x, y);
+            checked(b, r)
+        }
+        BinOp::Sub => {
+            let r = b.ins().ssub_overflow(x, y);
+            checked(b, r)
+        }
+        BinOp::Mul => {
+            let r = b.ins().smul_overflow(x, y);
+            checked(b, r)
+        }
+        BinOp::Div | BinOp::Rem => {
+            // `checked_div`: no zero divisor, no `i64::MIN / -1`.
+            let zero = b.ins().icmp_imm_s(IntCC::Equal, y, 0);
+            let min = b.ins().icmp_imm_s(IntCC::Equal, x, i64::MIN);
+            let neg = b.ins().icmp_imm_s(IntCC::Equal, y, -1);
+            let both = b.ins().band(min, neg);
+            let bad = b.ins().bor(zero, both);
+            let ok = b.create_block();
+            b.ins().brif(bad, give_up, &[], ok, &[]);
+            b.switch_to_block(ok);
+            if o == BinOp::Div {
+                b.ins().sdiv(x, y)
+            } else {
+                b.ins().srem(x, y)
+            }
+        }
+        BinOp::Lt => flag(b, IntCC::SignedLessThan),
+        BinOp::Le => flag(b, IntCC::SignedLessThanOrEqual),
+        BinOp::Gt => flag(b, IntCC::SignedGreaterThan),
+        BinOp::Ge => flag(b, IntCC::SignedGreaterThanOrEqual),
+        BinOp::Eq => flag(b, IntCC::Equal),
+        BinOp::Ne => flag(b, IntCC::NotEqual),
+        BinOp::Union => b.ins().bor(x, y),
+        BinOp::Inter => b.ins().band(x, y),
+        BinOp::Diff => b.ins().band_not(x, y),
+        BinOp::In => {
+            let s = b.ins().band_imm_u(x, 31);
+            let bit = b.ins().ushr(y, s);
+            let bit = b.ins().band_imm_u(bit, 1);
+            // `AreaSet(y as u32)`: only the low 32 bits count.
+            let low = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, s, 32);
+            let low = b.ins().uextend(I64, low);
+            b.ins().band(bit, low)
+        }
+        BinOp::Max => b.ins().smax(x, y),
+        BinOp::Min => b.ins().smin(x, y),
+    }
+}

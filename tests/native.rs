@@ -1,0 +1,45 @@
+//! Loops compiled to machine code (`fuba_engine::vm` `native`, through `fuba-native`) are
+//! only a speed-up: with them on or off (their closures run instead), every edition plays
+//! the same seeded matches event for event, with the same counters and operations, with
+//! random agents and with heuristic ones.
+
+use fuba_engine::ruleset::Ruleset;
+use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option};
+
+fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
+    assert_plays_same(rs, seeds, agents, true, |m, on| m.m.set_native(on));
+}
+
+/// Whether this machine has a code generator (Cranelift's hosts).
+fn has_codegen() -> bool {
+    cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
+}
+
+#[test]
+fn every_edition_plays_the_same_with_and_without_machine_code() {
+    for name in ["original", "2015", "2024"] {
+        let rs = edition(name);
+        assert_same(&rs, 0..6, Agents::Random);
+        assert_same(&rs, 0..3, Agents::Heuristic);
+    }
+}
+
+#[test]
+fn the_2024_advanced_rules_play_the_same_with_and_without_machine_code() {
+    let rs = every_2024_option();
+    assert_same(&rs, 0..4, Agents::Random);
+    assert_same(&rs, 0..2, Agents::Heuristic);
+}
+
+#[test]
+fn the_editions_hot_loops_have_machine_code() {
+    if !has_codegen() || std::env::var_os("FUBA_NO_NATIVE").is_some() {
+        return;
+    }
+    // The loops gathering a team's moves area by area: the original edition's movements
+    // (`movement_moves`, `free_movements`, `quick_movement`) and 2015's.
+    for (name, least) in [("original", 4), ("2015", 2)] {
+        let n = edition(name).program().native_count();
+        assert!(n >= least, "{name}: only {n} loops as machine code");
+    }
+}
