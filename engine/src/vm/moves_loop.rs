@@ -19,7 +19,7 @@ use crate::value::{MoveSet, Team, Value};
 
 /// The most moves a loop keeps aside before adding them: every area of a board times two
 /// gathering sets is far below it; a loop that finds more gives up to its stack code.
-const MAX_FOUND: usize = 128;
+pub(crate) const MAX_FOUND: usize = 128;
 
 /// A statement of a loop's body.
 #[derive(Clone)]
@@ -62,7 +62,7 @@ impl std::fmt::Debug for MovesLoop {
 }
 
 /// Moves found: which set, the team, the start area and the destinations.
-type Found = (u8, Team, AreaId, AreaSet);
+pub(crate) type Found = (u8, Team, AreaId, AreaSet);
 
 /// Adds the moves of the field piece in `from` to `ms`, as `moves(t, from, to)` gives
 /// them: an unmoved field piece of the team must stand there (the first one found), and
@@ -85,9 +85,9 @@ impl MovesLoop {
             }
         }
         if let (Some(f), Some(n), true) = (&self.native, &m.prog.native, m.native) {
-            let mut found = Vec::new();
-            f.run(n, m, base, Some(&mut found))?;
-            self.add_found(m, base, &found);
+            let mut found = [(0, 0, 0, AreaSet::EMPTY); MAX_FOUND];
+            let k = f.run(n, m, base, &mut found)?;
+            self.add_found(m, base, &found[..k]);
             return Some(());
         }
         let mut over = self.over.get(m, base)?;

@@ -15,7 +15,8 @@ use fuba_native::{BinOp, Code, Compiler, Host, Op};
 
 use super::code::Program;
 use super::machine::Match;
-use super::word::{Found, K, W, WOp, WordProg, prim, value, value_word, word_prim};
+use super::moves_loop::{Found, MAX_FOUND};
+use super::word::{K, W, WOp, WordProg, prim, value, value_word, word_signature};
 use crate::board::{AreaId, AreaSet, Board, Direction, Side};
 use crate::ir::{Role, Scope};
 use crate::prims::Prim;
@@ -26,7 +27,7 @@ const MAX_INPUTS: usize = 32;
 /// A leaf a program calls back for.
 #[derive(Clone, Copy, Debug)]
 enum Leaf {
-    /// A primitive worked out on words ([`super::word::word_prim`]).
+    /// A primitive worked out on words ([`super::word::word_signature`]).
     Prim(Prim),
     /// Any other primitive without an effect, worked out on its values: the operands'
     /// kinds and the value's.
@@ -177,7 +178,7 @@ fn translate(
             W::ToSet(a, b) => Op::ToSet(a, b),
             W::Prim(p, a, xs) => match tables.op(p, a, xs) {
                 Some(op) => op,
-                None if word_prim(p) => Op::Prim(a, leaf(Leaf::Prim(p)), xs),
+                None if word_signature(p).is_some() => Op::Prim(a, leaf(Leaf::Prim(p)), xs),
                 None => {
                     let mut kinds = [K::Int; 5];
                     for (k, t) in kinds.iter_mut().zip(p.params()) {
@@ -230,7 +231,9 @@ fn bin(o: WOp) -> BinOp {
 struct MatchHost<'a, 'm> {
     m: &'a mut Match<'m>,
     leaves: &'a [Leaf],
-    found: Option<&'a mut Found>,
+    /// The moves found so far: the first `n`.
+    found: &'a mut [Found; MAX_FOUND],
+    n: usize,
 }
 
 impl Host for MatchHost<'_, '_> {
@@ -258,22 +261,22 @@ impl Host for MatchHost<'_, '_> {
     }
 
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
-        self.found
-            .as_deref_mut()?
-            .push((acc, team as u8, from as u8, AreaSet(dests as u32)));
+        *self.found.get_mut(self.n)? = (acc, team as u8, from as u8, AreaSet(dests as u32));
+        self.n += 1;
         Some(())
     }
 }
 
 impl NativeFn {
-    /// Runs the machine code of a word program (`None`: it gave up).
+    /// Runs the machine code of a loop's word program: how many moves it found (into
+    /// `found`), `None` when it gave up.
     pub(crate) fn run(
         &self,
         native: &Native,
         m: &mut Match<'_>,
         base: usize,
-        found: Option<&mut Found>,
-    ) -> Option<u64> {
+        found: &mut [Found; MAX_FOUND],
+    ) -> Option<usize> {
         let mut words = [0u64; MAX_INPUTS];
         for (w, i) in words.iter_mut().zip(self.inputs.iter()) {
             *w = match *i {
@@ -287,6 +290,7 @@ impl NativeFn {
             m,
             leaves: &native.leaves,
             found,
+            n: 0,
         };
         let w = native.code.run(
             self.id,
@@ -296,6 +300,6 @@ impl NativeFn {
             limit,
         );
         host.m.ops = ops;
-        w
+        w.map(|_| host.n)
     }
 }

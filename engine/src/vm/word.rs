@@ -12,7 +12,7 @@
 //! ([`Match::direct_calls`], counted as the closures' are) and the moves it finds.
 
 use super::machine::Match;
-use crate::board::{AreaId, AreaSet};
+use crate::board::AreaSet;
 use crate::ir::{Role, Scope};
 use crate::prims::Prim;
 use crate::state::{GONE, MatchState};
@@ -103,7 +103,7 @@ pub(crate) enum W {
     Copy(u8, u8),
     /// An area as the set of it.
     ToSet(u8, u8),
-    /// A primitive of up to five operands: those [`word_prim`] names worked out on
+    /// A primitive of up to five operands: those [`word_signature`] knows worked out on
     /// words, any other without an effect through its `Value`s.
     Prim(Prim, u8, [u8; 5]),
     /// A move's end (`true`: `from`).
@@ -136,9 +136,6 @@ pub(crate) struct WordProg {
     pub(crate) consts: Box<[u64]>,
     pub(crate) names: Box<[Sym]>,
 }
-
-/// Moves found by a gathering loop: set, team, start area, destinations.
-pub(crate) type Found = Vec<(u8, u8, AreaId, AreaSet)>;
 
 /// A value as a word of kind `k`, `None` when it is of another kind.
 #[inline]
@@ -179,41 +176,34 @@ pub(crate) fn value(w: u64, k: K) -> Value {
     }
 }
 
-/// The primitives word code works out, each as the closures do (`lower/direct_ops.rs`).
-pub(crate) fn word_prim(p: Prim) -> bool {
-    matches!(
-        p,
-        Prim::BallArea
-            | Prim::BallValue
-            | Prim::Other
-            | Prim::Adjacent
-            | Prim::SameLevel
-            | Prim::FieldAreas
-            | Prim::Unmoved
-            | Prim::KeeperArea
-            | Prim::Count
-            | Prim::CountField
-            | Prim::Forward
-            | Prim::Backward
-            | Prim::Behind
-            | Prim::Closer
-            | Prim::Distance
-            | Prim::EntirelyInHalf
-            | Prim::PartlyInHalf
-            | Prim::Size
-            | Prim::Between
-            | Prim::Clamp
-            | Prim::Abs
-            | Prim::GoalLineAreas
-            | Prim::OwnGoalLine
-            | Prim::HalfAreas
-            | Prim::Occupied
-            | Prim::KeeperMoved
-            | Prim::IsHome
-    )
+/// The kinds of the operands and of the value of a primitive that word code works out on
+/// words ([`prim`], each as the closures do, `lower/direct_ops.rs`); `None` for any other.
+pub(crate) fn word_signature(p: Prim) -> Option<(&'static [K], K)> {
+    use K::*;
+    Some(match p {
+        Prim::BallArea => (&[], Area),
+        Prim::BallValue => (&[], Int),
+        Prim::Other => (&[Team], Team),
+        Prim::Adjacent => (&[Areas], Areas),
+        Prim::SameLevel => (&[Area], Areas),
+        Prim::FieldAreas | Prim::Unmoved | Prim::OwnGoalLine | Prim::HalfAreas => (&[Team], Areas),
+        Prim::Occupied => (&[Team], Areas),
+        Prim::KeeperArea => (&[Team], Area),
+        Prim::Count | Prim::CountField => (&[Team, Areas], Int),
+        Prim::Forward | Prim::Backward | Prim::Behind => (&[Areas, Team], Areas),
+        Prim::Closer => (&[Area, Team], Areas),
+        Prim::Distance | Prim::Between => (&[Area, Area], Int),
+        Prim::EntirelyInHalf | Prim::PartlyInHalf => (&[Area, Team], Bool),
+        Prim::Size => (&[Areas], Int),
+        Prim::Clamp => (&[Int, Int, Int], Int),
+        Prim::Abs => (&[Int], Int),
+        Prim::GoalLineAreas => (&[], Areas),
+        Prim::KeeperMoved | Prim::IsHome => (&[Team], Bool),
+        _ => return None,
+    })
 }
 
-/// A primitive of words (kinds as [`word_prim`]'s lowering checks them).
+/// A primitive of words (kinds as [`word_signature`] gives them).
 pub(crate) fn prim(m: &Match<'_>, p: Prim, x: u64, y: u64, z: u64) -> Option<u64> {
     use crate::board::Direction;
     let side = |t: u64| MatchState::side(t as u8);

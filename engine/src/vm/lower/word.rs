@@ -12,7 +12,7 @@ use super::Lower;
 use crate::ir::{Block, Node, NodeKind, Op, Pat, Stmt};
 use crate::prims::Prim;
 use crate::value::{Ty, Value};
-use crate::vm::word::{K, REGS, W, WOp, WordProg, move_word, word_prim};
+use crate::vm::word::{K, REGS, W, WOp, WordProg, move_word, word_signature};
 
 /// A register, the kind of its word, and whether it holds exactly the value the stack
 /// code would (an area-set local may hold an area or none, read as a set: not exact).
@@ -129,32 +129,6 @@ fn const_word(v: &Value, ty: Ty) -> Option<(u64, K)> {
         Value::Str(s) => (u64::from(*s), K::Name),
         Value::Move(m) => (move_word(*m), K::Move),
         Value::None if ty == Ty::Areas => (0, K::Areas),
-        _ => return None,
-    })
-}
-
-/// The kinds of a primitive's operands and of its value.
-fn signature(p: Prim) -> Option<(&'static [K], K)> {
-    use K::*;
-    Some(match p {
-        Prim::BallArea => (&[], Area),
-        Prim::BallValue => (&[], Int),
-        Prim::Other => (&[Team], Team),
-        Prim::Adjacent => (&[Areas], Areas),
-        Prim::SameLevel => (&[Area], Areas),
-        Prim::FieldAreas | Prim::Unmoved | Prim::OwnGoalLine | Prim::HalfAreas => (&[Team], Areas),
-        Prim::Occupied => (&[Team], Areas),
-        Prim::KeeperArea => (&[Team], Area),
-        Prim::Count | Prim::CountField => (&[Team, Areas], Int),
-        Prim::Forward | Prim::Backward | Prim::Behind => (&[Areas, Team], Areas),
-        Prim::Closer => (&[Area, Team], Areas),
-        Prim::Distance | Prim::Between => (&[Area, Area], Int),
-        Prim::EntirelyInHalf | Prim::PartlyInHalf => (&[Area, Team], Bool),
-        Prim::Size => (&[Areas], Int),
-        Prim::Clamp => (&[Int, Int, Int], Int),
-        Prim::Abs => (&[Int], Int),
-        Prim::GoalLineAreas => (&[], Areas),
-        Prim::KeeperMoved | Prim::IsHome => (&[Team], Bool),
         _ => return None,
     })
 }
@@ -426,8 +400,8 @@ impl Lower<'_> {
             });
         }
         let mut kinds = [K::Int; 5];
-        let (kinds, out) = match signature(p) {
-            Some(sig) if word_prim(p) => sig,
+        let (kinds, out) = match word_signature(p) {
+            Some(sig) => sig,
             // Any other primitive without an effect, through its values.
             _ if !p.has_effect() && p.arity() <= 5 => {
                 for (k, t) in kinds.iter_mut().zip(p.params()) {
