@@ -142,3 +142,31 @@ fn repeat_at_the_limit_runs() {
         panic!("`repeat 64` is within the limit, yet: {e}");
     }
 }
+
+/// A table key naming one result twice is refused with a message, not a crash (found by
+/// the random damage of `tests/mutations.rs`).
+#[test]
+fn a_table_key_naming_a_result_twice_is_refused() {
+    let text = r#"
+[meta]
+extends = "original.toml"
+
+[tables.twice]
+section = "test"
+dice = "d6"
+[tables.twice.rows]
+"3,3" = { label = "three", do = "1" }
+"1..2,4..6" = { label = "others", do = "2" }
+"#;
+    let err = match load_named(
+        &fuba_tests::ruleset_path("twice").display().to_string(),
+        text,
+    ) {
+        Ok(_) => panic!("a key naming 3 twice was accepted"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains("table `twice`: key `3,3` covers a result twice"),
+        "{err}"
+    );
+}

@@ -859,8 +859,19 @@ fn build(
                     Ok(slots) => {
                         for s in slots {
                             if table.slots[s] != u16::MAX {
+                                // The row being read is not among the rows yet: a key that
+                                // names one result twice (`3,3`) meets itself.
+                                let message = match table.rows.get(table.slots[s] as usize) {
+                                    Some(r) => format!(
+                                        "table `{name}`: key `{key}` covers a result that row `{}` already covers",
+                                        r.key
+                                    ),
+                                    None => {
+                                        format!("table `{name}`: key `{key}` covers a result twice")
+                                    }
+                                };
                                 errors.push(
-                                    Diagnostic::error(format!("table `{name}`: key `{key}` covers a result that row `{}` already covers", table.rows[table.slots[s] as usize].key))
+                                    Diagnostic::error(message)
                                         .at(&file, at(key_at))
                                         .in_rule(row_rule.clone()),
                                 );
