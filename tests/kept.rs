@@ -5,10 +5,8 @@
 //! event for event with the same counters; and a score that reads the match for each
 //! option is never kept.
 
-use fuba_engine::dice::{DiceSource, SeededDice};
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::vm::{Match, Status};
-use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, layer};
+use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, layer, scores_agree};
 use proptest::prelude::*;
 
 /// How many decision sites of `rs` keep their scores.
@@ -40,56 +38,9 @@ fn the_2024_advanced_rules_play_the_same_with_and_without_kept_scores() {
     assert_same(&every_2024_option(), 0..2);
 }
 
-/// Plays a match of `rs` (seed `seed`) choosing a best-scored option (ties by a number
-/// drawn from the seed), and at every decision compares the scores of the match, which
-/// keeps them from one offer to the next, with those of a copy that keeps none. Returns
-/// how many decisions had scores.
-fn scores_agree(rs: &Ruleset, seed: u64) -> Result<usize, TestCaseError> {
-    let mut m = Match::new(rs, seed);
-    let mut dice = SeededDice::new(seed);
-    let mut pick = seed | 1;
-    let mut scored = 0;
-    loop {
-        match m
-            .advance()
-            .map_err(|e| TestCaseError::fail(e.to_string()))?
-        {
-            Status::Decision => {
-                let hints = m.hints().map_err(|e| TestCaseError::fail(e.to_string()))?;
-                let mut fresh = m.clone();
-                fresh.set_keep_scores(false);
-                let afresh = fresh
-                    .hints()
-                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
-                prop_assert_eq!(&hints, &afresh, "seed {} decision {}", seed, scored);
-                let n = m.decision().map_or(0, |d| d.options.len());
-                let choice = if hints.is_empty() {
-                    0
-                } else {
-                    scored += 1;
-                    let best = hints.iter().copied().max().unwrap_or(0);
-                    let ties: Vec<usize> = (0..n).filter(|i| hints[*i] == best).collect();
-                    pick = pick
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    ties[(pick >> 33) as usize % ties.len()]
-                };
-                m.choose(choice)
-                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
-            }
-            Status::Chance => {
-                let c = m.chance().expect("a roll is waiting");
-                let label = rs.symbol(c.label).to_string();
-                let rolled: Vec<u8> = (0..c.count)
-                    .map(|_| dice.roll(c.sides, &label).expect("a die"))
-                    .collect();
-                m.roll(&rolled)
-                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
-            }
-            Status::Boundary => {}
-            Status::End => return Ok(scored),
-        }
-    }
+/// [`scores_agree`] against a copy that keeps no scores.
+fn kept_agree(rs: &Ruleset, seed: u64) -> Result<usize, TestCaseError> {
+    scores_agree(rs, seed, |m| m.set_keep_scores(false)).map_err(TestCaseError::fail)
 }
 
 proptest! {
@@ -98,7 +49,7 @@ proptest! {
     #[test]
     fn kept_scores_are_the_scores_worked_out_afresh(seed in any::<u64>(), which in 0usize..3) {
         let name = ["original", "2015", "2024"][which];
-        let scored = scores_agree(&edition(name), seed)?;
+        let scored = kept_agree(&edition(name), seed)?;
         prop_assert!(scored > 100, "{}: only {} decisions scored", name, scored);
     }
 }
@@ -106,7 +57,7 @@ proptest! {
 #[test]
 fn kept_scores_of_the_2024_advanced_rules_are_the_scores_worked_out_afresh() {
     let rs = every_2024_option();
-    scores_agree(&rs, 11).unwrap();
+    kept_agree(&rs, 11).unwrap();
 }
 
 /// The original edition with the movement's score `score` (of `t` and the move `m`).
@@ -158,7 +109,7 @@ fn only_scores_that_read_nothing_of_the_match_per_option_are_kept() {
         "if m.to in closer(m.from, t) { ball_value() } else { 0 }",
     );
     assert_eq!(keeps(&valued, "move"), [true]);
-    scores_agree(&valued, 3).unwrap();
+    kept_agree(&valued, 3).unwrap();
 }
 
 #[test]
@@ -187,5 +138,5 @@ fn a_hoisted_part_read_behind_another_is_compared_only_where_that_one_holds() {
             .collect::<Vec<_>>()
     };
     assert_eq!(guards(&rs), [1]);
-    scores_agree(&rs, 5).unwrap();
+    kept_agree(&rs, 5).unwrap();
 }

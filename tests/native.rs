@@ -1,10 +1,11 @@
-//! Loops compiled to machine code (`fuba_engine::vm` `native`, through `fuba-native`) are
-//! only a speed-up: with them on or off (their closures run instead), every edition plays
-//! the same seeded matches event for event, with the same counters and operations, with
-//! random agents and with heuristic ones.
+//! Loops and `prefer` scores compiled to machine code (`fuba_engine::vm` `native`, through
+//! `fuba-native`) are only a speed-up: with them on or off (their closures run instead),
+//! every edition plays the same seeded matches event for event, with the same counters and
+//! operations, with random agents and with heuristic ones, and every decision's scores are
+//! the closures'.
 
 use fuba_engine::ruleset::Ruleset;
-use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option};
+use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, scores_agree};
 
 fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
     assert_plays_same(rs, seeds, agents, true, |m, on| m.m.set_native(on));
@@ -42,4 +43,31 @@ fn the_editions_hot_loops_have_machine_code() {
         let n = edition(name).program().native_count();
         assert!(n >= least, "{name}: only {n} loops as machine code");
     }
+}
+
+/// At every decision of seeded matches, the scores with machine code (and kept scores)
+/// are those of a copy whose closures score every option.
+#[test]
+fn scores_as_machine_code_are_the_closures_scores() {
+    let closures = |m: &mut fuba_engine::vm::Match<'_>| {
+        m.set_native(false);
+        m.set_keep_scores(false);
+    };
+    for (name, seed) in [("original", 3), ("2015", 4), ("2024", 5)] {
+        let scored = scores_agree(&edition(name), seed, closures).unwrap();
+        assert!(scored > 100, "{name}: only {scored} decisions scored");
+    }
+    scores_agree(&every_2024_option(), 6, closures).unwrap();
+}
+
+#[test]
+fn the_original_editions_scores_have_machine_code() {
+    if !has_codegen() || std::env::var_os("FUBA_NO_NATIVE").is_some() {
+        return;
+    }
+    // The moves' scores (`move_preference`: the movement, free and quick moves) and the
+    // pass targets' (`pass_preference`, with its control-check modifier list).
+    let rs = edition("original");
+    let n = rs.program().native_score_count(&rs);
+    assert!(n >= 4, "original: only {n} scores as machine code");
 }

@@ -229,3 +229,58 @@ pub fn call_proc(
     m.call(idx as u16, args)
         .map_err(|e| format!("{} at {} in {}", e.message, e.place, e.rule))
 }
+
+/// Plays a match of `rs` (seed `seed`) choosing a best-scored option (ties by a number
+/// drawn from the seed), and at every decision compares the `prefer` scores of the match
+/// with those of a copy that `other` sets up differently (scores kept or not, machine
+/// code or closures). Returns how many decisions had scores, or where they differed.
+pub fn scores_agree(
+    rs: &Ruleset,
+    seed: u64,
+    other: impl Fn(&mut Match<'_>),
+) -> Result<usize, String> {
+    use fuba_engine::dice::DiceSource;
+    use fuba_engine::vm::Status;
+    let mut m = Match::new(rs, seed);
+    let mut dice = SeededDice::new(seed);
+    let mut pick = seed | 1;
+    let mut scored = 0;
+    loop {
+        match m.advance().map_err(|e| e.to_string())? {
+            Status::Decision => {
+                let hints = m.hints().map_err(|e| e.to_string())?;
+                let mut copy = m.clone();
+                other(&mut copy);
+                let theirs = copy.hints().map_err(|e| e.to_string())?;
+                if hints != theirs {
+                    return Err(format!(
+                        "seed {seed} decision {scored}: {hints:?} against {theirs:?}"
+                    ));
+                }
+                let n = m.decision().map_or(0, |d| d.options.len());
+                let choice = if hints.is_empty() {
+                    0
+                } else {
+                    scored += 1;
+                    let best = hints.iter().copied().max().unwrap_or(0);
+                    let ties: Vec<usize> = (0..n).filter(|i| hints[*i] == best).collect();
+                    pick = pick
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ties[(pick >> 33) as usize % ties.len()]
+                };
+                m.choose(choice).map_err(|e| e.to_string())?;
+            }
+            Status::Chance => {
+                let c = m.chance().ok_or("a roll is waiting")?;
+                let label = rs.symbol(c.label).to_string();
+                let rolled = (0..c.count)
+                    .map(|_| dice.roll(c.sides, &label))
+                    .collect::<Result<Vec<u8>, String>>()?;
+                m.roll(&rolled).map_err(|e| e.to_string())?;
+            }
+            Status::Boundary => {}
+            Status::End => return Ok(scored),
+        }
+    }
+}

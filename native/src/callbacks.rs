@@ -17,11 +17,14 @@ pub(crate) struct Ctx {
     pub(crate) ops: u64,
     /// The budget the count may not pass.
     pub(crate) limit: u64,
+    /// The state bytes [`crate::Op::CountIn`] reads (as many as the program needs).
+    pub(crate) state: *const u8,
 }
 
 pub(crate) const FAIL: i32 = 8;
 pub(crate) const OPS: i32 = 16;
 pub(crate) const LIMIT: i32 = 24;
+pub(crate) const STATE: i32 = 32;
 
 /// The host behind a context.
 ///

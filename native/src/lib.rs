@@ -119,6 +119,9 @@ pub enum Op {
     /// the set, and one operation counted against the budget; when the set is empty, go
     /// on at the target instead.
     NextArea(u8, u8, u16),
+    /// One operation counted against the budget (a call the code stands for); past the
+    /// budget, give up.
+    Tick,
     /// [`Host::add_moves`] for the gathering set, with team, start and destinations.
     AddMoves(u8, [u8; 3]),
     /// The union of a table's entries for the areas (under 32) of the set in the third
@@ -128,6 +131,13 @@ pub enum Op {
     /// A table's entry for the area (under 32) in the third register, of the team's
     /// side as for [`Op::Spread`].
     Entry(u8, u32, u8, Option<u8>),
+    /// A grid's entry for the two areas (each under 32) in the third and last registers:
+    /// `grid[x * 32 + y]`.
+    Pair(u8, u32, u8, u8),
+    /// The sum of the state's bytes ([`Code::run_with`]) for the areas (under 32) of the
+    /// set in the third register — the first 32 bytes for the team in the second register
+    /// 0, the next 32 for any other (as a table's halves) — and at most the word.
+    CountIn(u8, u8, u8, u64),
     /// The number of areas in a set (its low 32 bits set).
     Size(u8, u8),
     /// The other team: `1 - team`.
@@ -164,15 +174,18 @@ pub enum Error {
 /// A table of [`Op::Spread`] and [`Op::Entry`].
 pub type Table = [u32; 64];
 
+/// A grid of [`Op::Pair`]: an entry for every two areas.
+pub type Grid = [u32; 1024];
+
 /// Builds machine code for programs, one at a time, then [`Compiler::finish`]es them.
 pub struct Compiler {
     module: JITModule,
     // Boxed: each table's address, written into the code, stays put as the list grows.
     #[allow(clippy::vec_box)]
-    tables: Vec<Box<Table>>,
+    tables: Vec<Box<[u32]>>,
     ctx: Context,
     fbc: FunctionBuilderContext,
-    funcs: Vec<(FuncId, usize)>,
+    funcs: Vec<(FuncId, usize, usize)>,
 }
 
 impl Compiler {
@@ -210,9 +223,16 @@ impl Compiler {
         self.tables.len() as u32 - 1
     }
 
+    /// Adds a grid the programs read in place (its number among the tables).
+    pub fn grid(&mut self, g: &Grid) -> u32 {
+        self.tables.push(g.as_slice().into());
+        self.tables.len() as u32 - 1
+    }
+
     /// Compiles a program; its number for [`Code::run`].
     pub fn add(&mut self, prog: &[Op]) -> Result<usize, Error> {
-        let inputs = check(prog, self.tables.len())?;
+        let sizes: Vec<usize> = self.tables.iter().map(|t| t.len()).collect();
+        let (inputs, bytes) = check(prog, &sizes)?;
         let ptr = self.module.target_config().pointer_type();
         let mut sig = self.module.make_signature();
         sig.params.push(AbiParam::new(ptr));
@@ -243,7 +263,7 @@ impl Compiler {
             self.fbc = FunctionBuilderContext::new();
         }
         let id = defined?;
-        self.funcs.push((id, inputs));
+        self.funcs.push((id, inputs, bytes));
         Ok(self.funcs.len() - 1)
     }
 
@@ -253,7 +273,10 @@ impl Compiler {
             .finalize_definitions()
             .map_err(|e| Error::Codegen(e.to_string()))?;
         let fns = (self.funcs.iter())
-            .map(|&(id, inputs)| (self.module.get_finalized_function(id) as usize, inputs))
+            .map(|&(id, inputs, bytes)| {
+                let entry = self.module.get_finalized_function(id) as usize;
+                (entry, inputs, bytes)
+            })
             .collect();
         Ok(Code {
             module: Some(self.module),
@@ -268,9 +291,9 @@ pub struct Code {
     module: Option<JITModule>,
     /// The tables the code reads in place (boxed: their addresses are in the code).
     #[allow(clippy::vec_box)]
-    _tables: Vec<Box<Table>>,
-    /// Each program's entry and how many inputs it reads.
-    fns: Vec<(usize, usize)>,
+    _tables: Vec<Box<[u32]>>,
+    /// Each program's entry, how many inputs it reads and how many state bytes.
+    fns: Vec<(usize, usize, usize)>,
 }
 
 // SAFETY: after `finish` the module is only kept to free its memory on drop; the entries
@@ -290,8 +313,22 @@ impl Code {
         ops: &mut u64,
         limit: u64,
     ) -> Option<u64> {
-        let &(entry, need) = self.fns.get(f)?;
-        if inputs.len() < need {
+        self.run_with(f, host, inputs, &[], ops, limit)
+    }
+
+    /// [`Code::run`] with the bytes [`Op::CountIn`] reads (a program that reads them
+    /// needs 64).
+    pub fn run_with(
+        &self,
+        f: usize,
+        host: &mut dyn Host,
+        inputs: &[u64],
+        state: &[u8],
+        ops: &mut u64,
+        limit: u64,
+    ) -> Option<u64> {
+        let &(entry, need, bytes) = self.fns.get(f)?;
+        if inputs.len() < need || state.len() < bytes {
             return None;
         }
         let mut h: &mut dyn Host = host;
@@ -300,9 +337,11 @@ impl Code {
             fail: 0,
             ops: *ops,
             limit,
+            state: state.as_ptr(),
         };
-        // SAFETY: `entry` was made by `Compiler::finish` for a program whose inputs were
-        // checked to fit `inputs`, and whose code stays mapped while `self` lives.
+        // SAFETY: `entry` was made by `Compiler::finish` for a program whose inputs and
+        // state bytes were checked to fit `inputs` and `state`, and whose code stays
+        // mapped while `self` lives.
         let run: Entry = unsafe { std::mem::transmute::<usize, Entry>(entry) };
         let w = run(&mut ctx, inputs.as_ptr());
         *ops = ctx.ops;

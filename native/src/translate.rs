@@ -8,13 +8,17 @@ use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
-use crate::callbacks::{Callback, FAIL, LIMIT, OPS, cb_count, cb_moves, cb_prim, cb_var};
+use crate::callbacks::{Callback, FAIL, LIMIT, OPS, STATE, cb_count, cb_moves, cb_prim, cb_var};
 use crate::{BinOp, Error, Op};
 
-/// Checks the jump targets and tables of a program; the inputs it reads.
-pub(crate) fn check(prog: &[Op], tables: usize) -> Result<usize, Error> {
+/// The state bytes a program reading them needs ([`Op::CountIn`]).
+const STATE_BYTES: usize = 64;
+
+/// Checks the jump targets and tables of a program; the inputs and state bytes it reads.
+pub(crate) fn check(prog: &[Op], tables: &[usize]) -> Result<(usize, usize), Error> {
     let len = prog.len();
     let mut inputs = 0;
+    let mut bytes = 0;
     if !matches!(prog.last(), Some(Op::Jump(_) | Op::GiveUp | Op::Ret(_))) {
         return Err(Error::Program("the last operation goes on"));
     }
@@ -27,8 +31,17 @@ pub(crate) fn check(prog: &[Op], tables: usize) -> Result<usize, Error> {
                 inputs = inputs.max(*i as usize + 1);
                 None
             }
-            Op::Spread(_, t, _, _) | Op::Entry(_, t, _, _) if *t as usize >= tables => {
+            Op::CountIn(..) => {
+                bytes = STATE_BYTES;
+                None
+            }
+            Op::Spread(_, t, _, _) | Op::Entry(_, t, _, _)
+                if tables.get(*t as usize) != Some(&64) =>
+            {
                 return Err(Error::Program("no such table"));
+            }
+            Op::Pair(_, g, _, _) if tables.get(*g as usize) != Some(&1024) => {
+                return Err(Error::Program("no such grid"));
             }
             _ => None,
         };
@@ -36,7 +49,7 @@ pub(crate) fn check(prog: &[Op], tables: usize) -> Result<usize, Error> {
             return Err(Error::Program("a jump past the end"));
         }
     }
-    Ok(inputs)
+    Ok((inputs, bytes))
 }
 
 /// Where blocks start: the entry, every target and every operation after a branch.
@@ -48,7 +61,7 @@ fn leaders(prog: &[Op]) -> BTreeSet<usize> {
                 at.insert(*t as usize);
                 at.insert(pc + 1);
             }
-            Op::GiveUp | Op::Ret(_) => {
+            Op::GiveUp | Op::Ret(_) | Op::Tick => {
                 at.insert(pc + 1);
             }
             _ => {}
@@ -104,6 +117,15 @@ pub(crate) fn translate<'a>(
                 b.def_var(vars[*$a as usize], v);
             }};
         }
+        // One operation counted against the budget: past it, give up, else go on at `go`.
+        let tick = |b: &mut FunctionBuilder, go: Block| {
+            let ops = b.ins().load(I64, flags, ctx, OPS);
+            let ops = b.ins().iadd_imm_s(ops, 1);
+            b.ins().store(flags, ops, ctx, OPS);
+            let limit = b.ins().load(I64, flags, ctx, LIMIT);
+            let over = b.ins().icmp(IntCC::UnsignedGreaterThan, ops, limit);
+            b.ins().brif(over, give_up, &[], go, &[]);
+        };
         // A callback, then a give-up when it set the flag.
         let call = |b: &mut FunctionBuilder, f: Callback, args: [Value; 6]| -> Value {
             let addr = b.ins().iconst(I64, f as usize as i64);
@@ -205,13 +227,13 @@ pub(crate) fn translate<'a>(
                 let less = b.ins().iadd_imm_s(set, -1);
                 let rest = b.ins().band(set, less);
                 b.def_var(vars[*s as usize], rest);
-                let ops = b.ins().load(I64, flags, ctx, OPS);
-                let ops = b.ins().iadd_imm_s(ops, 1);
-                b.ins().store(flags, ops, ctx, OPS);
-                let limit = b.ins().load(I64, flags, ctx, LIMIT);
-                let over = b.ins().icmp(IntCC::UnsignedGreaterThan, ops, limit);
                 let go = next().ok_or(Error::Program("a loop at the end"))?;
-                b.ins().brif(over, give_up, &[], go, &[]);
+                tick(&mut b, go);
+                open = false;
+            }
+            Op::Tick => {
+                let go = next().ok_or(Error::Program("a count at the end"))?;
+                tick(&mut b, go);
                 open = false;
             }
             Op::AddMoves(acc, [t, from, dests]) => {
@@ -244,6 +266,55 @@ pub(crate) fn translate<'a>(
                     spread(&mut b, base, x, flags)
                 };
                 set!(a, v);
+            }
+            Op::CountIn(a, t, x, max) => {
+                // A loop over the set's areas, its sum and rest in variables of their own.
+                let (rest, sum) = (b.declare_var(I64), b.declare_var(I64));
+                let x = r(&mut b, *x);
+                let set = b.ins().band_imm_u(x, 0xffff_ffff);
+                b.def_var(rest, set);
+                b.def_var(sum, zero);
+                let t = r(&mut b, *t);
+                let other = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
+                let other = b.ins().uextend(I64, other);
+                let half = b.ins().ishl_imm_u(other, 5);
+                let state = b.ins().load(I64, flags, ctx, STATE);
+                let base = b.ins().iadd(state, half);
+                let (head, body, done) = (b.create_block(), b.create_block(), b.create_block());
+                b.ins().jump(head, &[]);
+                b.switch_to_block(head);
+                let left = b.use_var(rest);
+                b.ins().brif(left, body, &[], done, &[]);
+                b.switch_to_block(body);
+                let left = b.use_var(rest);
+                let area = b.ins().ctz(left);
+                let at = b.ins().iadd(base, area);
+                let byte = b.ins().uload8(I64, flags, at, 0);
+                let acc = b.use_var(sum);
+                let acc = b.ins().iadd(acc, byte);
+                b.def_var(sum, acc);
+                let less = b.ins().iadd_imm_s(left, -1);
+                let left = b.ins().band(left, less);
+                b.def_var(rest, left);
+                b.ins().jump(head, &[]);
+                b.switch_to_block(done);
+                let total = b.use_var(sum);
+                let max = k(&mut b, *max);
+                set!(a, b.ins().umin(total, max));
+            }
+            Op::Pair(a, g, x, y) => {
+                let base = *tables
+                    .get(*g as usize)
+                    .ok_or(Error::Program("no such grid"))?;
+                let base = k(&mut b, base as u64);
+                let (x, y) = (r(&mut b, *x), r(&mut b, *y));
+                let x = b.ins().band_imm_u(x, 31);
+                let y = b.ins().band_imm_u(y, 31);
+                let row = b.ins().ishl_imm_u(x, 5);
+                let i = b.ins().bor(row, y);
+                let off = b.ins().ishl_imm_u(i, 2);
+                let at = b.ins().iadd(base, off);
+                set!(a, b.ins().uload32(flags, at, 0));
             }
             Op::Size(a, x) => {
                 let x = r(&mut b, *x);

@@ -8,7 +8,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
-use fuba_native::{BinOp, Code, Compiler, Host, Op, Table};
+use fuba_native::{BinOp, Code, Compiler, Grid, Host, Op, Table};
 use proptest::prelude::*;
 
 /// A call into the host, as recorded.
@@ -70,6 +70,18 @@ impl Host for Mock {
         self.boom(u32::from(acc));
         (acc != 7).then_some(())
     }
+}
+
+/// The grid every program here may use (table number 2, after [`tables`]).
+fn grid() -> &'static Grid {
+    static GRID: OnceLock<Grid> = OnceLock::new();
+    GRID.get_or_init(|| std::array::from_fn(|i| mix(i as u64, 2) as u32))
+}
+
+/// The state bytes every program here is run with.
+fn state() -> &'static [u8; 64] {
+    static STATE: OnceLock<[u8; 64]> = OnceLock::new();
+    STATE.get_or_init(|| std::array::from_fn(|i| (mix(i as u64, 3) % 200) as u8))
 }
 
 /// The tables every program here may use.
@@ -157,6 +169,16 @@ fn eval(
                 let i = side(&r, team) + (r[x as usize] & 31) as usize;
                 Some((a, u64::from(tabs[t as usize][i])))
             }
+            Op::CountIn(a, t, x, max) => {
+                let (set, half) = (r[x as usize] as u32, side(&r, Some(t)));
+                let all = (0..32).filter(|i| set >> i & 1 == 1);
+                let sum: u64 = all.map(|i| u64::from(state()[half + i])).sum();
+                Some((a, sum.min(max)))
+            }
+            Op::Pair(a, _, x, y) => {
+                let i = (r[x as usize] & 31) * 32 + (r[y as usize] & 31);
+                Some((a, u64::from(grid()[i as usize])))
+            }
             Op::Count(p) => {
                 guard(|| {
                     host.count(p);
@@ -184,6 +206,13 @@ fn eval(
                     if *ops > limit {
                         return None;
                     }
+                }
+                None
+            }
+            Op::Tick => {
+                *ops += 1;
+                if *ops > limit {
+                    return None;
                 }
                 None
             }
@@ -221,10 +250,11 @@ fn run_both(
     for t in tables() {
         c.table(t);
     }
+    c.grid(grid());
     let f = c.add(prog).unwrap();
     let code = c.finish().unwrap();
     let (mut h, mut ops) = (Mock::new(panic_id), ops0);
-    let got = code.run(f, &mut h, inputs, &mut ops, limit);
+    let got = code.run_with(f, &mut h, inputs, state(), &mut ops, limit);
     let jit = (got, ops, h.calls);
     let (mut h, mut ops) = (Mock::new(panic_id), ops0);
     let want = eval(prog, &tables(), &mut h, inputs, &mut ops, limit);
@@ -370,6 +400,41 @@ fn tables_by_side() {
 }
 
 #[test]
+fn grid_pairs() {
+    use Op::*;
+    let pair = |x: u64, y: u64| value(&io2(Pair(2, 2, 0, 1)), &[x, y]);
+    let at = |i: usize| Some(u64::from(grid()[i]));
+    assert_eq!(pair(0, 0), at(0));
+    assert_eq!(pair(3, 5), at(3 * 32 + 5));
+    assert_eq!(pair(31, 31), at(1023));
+    // Only the low five bits of each area count.
+    assert_eq!(pair(33, 64 + 2), at(32 + 2));
+}
+
+#[test]
+fn count_in_sums_the_state_bytes_of_a_set() {
+    use Op::*;
+    let count = |team: u64, set: u64, max: u64| value(&io2(CountIn(2, 0, 1, max)), &[team, set]);
+    let sum = |idx: &[usize]| idx.iter().map(|&i| u64::from(state()[i])).sum::<u64>();
+    assert_eq!(count(0, 0, u64::MAX), Some(0));
+    assert_eq!(count(0, 0b101, u64::MAX), Some(sum(&[0, 2])));
+    assert_eq!(count(1, 0b101, u64::MAX), Some(sum(&[32, 34])));
+    assert_eq!(count(7, 1 << 31, u64::MAX), Some(sum(&[63])));
+    // Only the low 32 bits of the set count; the sum is capped.
+    assert_eq!(count(0, (1 << 40) | 1, u64::MAX), Some(sum(&[0])));
+    assert_eq!(count(0, 0b111, 2), Some(sum(&[0, 1, 2]).min(2)));
+    // A program that reads the state needs all 64 bytes of it.
+    let mut c = Compiler::new().unwrap();
+    let f = c.add(&io2(CountIn(2, 0, 1, 9))).unwrap();
+    let code = c.finish().unwrap();
+    let mut h = Mock::new(None);
+    let run = |h: &mut Mock, st: &[u8]| code.run_with(f, h, &[0, 1], st, &mut 0, 0);
+    assert_eq!(run(&mut h, &state()[..63]), None);
+    assert_eq!(run(&mut h, &[]), None);
+    assert_eq!(run(&mut h, state()), Some(u64::from(state()[0]).min(9)));
+}
+
+#[test]
 fn jumps_give_up_and_unreachable_code() {
     use Op::*;
     let k = |v| Const(1, v);
@@ -426,6 +491,17 @@ fn next_area_loop_and_budget() {
     );
     assert_eq!(outcome(&SUM, &[u64::MAX], 0, 64), (Some(2016), 64, vec![]));
     assert_eq!(outcome(&SUM, &[u64::MAX], 0, 63).0, None);
+}
+
+#[test]
+fn tick_counts_one_operation_against_the_budget() {
+    use Op::*;
+    const TWO: [Op; 4] = [Const(1, 7), Tick, Tick, Ret(1)];
+    assert_eq!(outcome(&TWO, &[], 0, 2), (Some(7), 2, vec![]));
+    assert_eq!(outcome(&TWO, &[], 3, 10), (Some(7), 5, vec![]));
+    // Past the budget it gives up, having counted the one past it.
+    assert_eq!(outcome(&TWO, &[], 0, 1), (None, 2, vec![]));
+    assert_eq!(outcome(&TWO, &[], 5, 5), (None, 6, vec![]));
 }
 
 #[test]
@@ -524,6 +600,8 @@ fn add_rejects_ill_formed_programs() {
         vec![Const(0, 0), NextArea(0, 1, 0)],
         vec![Spread(0, 5, 0, None), Ret(0)],
         vec![Entry(0, 2, 0, None), Ret(0)],
+        vec![Pair(0, 0, 0, 0), Ret(0)],
+        vec![Pair(0, 2, 0, 0), Ret(0)],
     ];
     for prog in bad {
         let mut c = Compiler::new().unwrap();
@@ -578,10 +656,13 @@ fn plain() -> impl Strategy<Value = Op> {
         1 => (reg(), reg()).prop_map(|(a, x)| Op::Other(a, x)),
         1 => (reg(), 0..2u32, reg(), team()).prop_map(|(a, t, x, s)| Op::Spread(a, t, x, s)),
         1 => (reg(), 0..2u32, reg(), team()).prop_map(|(a, t, x, s)| Op::Entry(a, t, x, s)),
+        1 => (reg(), reg(), reg()).prop_map(|(a, x, y)| Op::Pair(a, 2, x, y)),
+        1 => (reg(), reg(), reg(), word()).prop_map(|(a, t, x, m)| Op::CountIn(a, t, x, m)),
         1 => (reg(), 0..10u32, [reg(), reg(), reg(), reg(), reg()])
             .prop_map(|(a, p, xs)| Op::Prim(a, p, xs)),
         1 => (reg(), 0..10u32, team()).prop_map(|(a, v, t)| Op::Var(a, v, t)),
         1 => (0..4u32).prop_map(Op::Count),
+        1 => Just(Op::Tick),
         1 => (0..9u8, [reg(), reg(), reg()]).prop_map(|(acc, xs)| Op::AddMoves(acc, xs)),
     ]
 }
@@ -648,10 +729,14 @@ fn small_code() -> &'static (Code, Vec<Vec<Op>>) {
         mid.push(Op::MoveEnd(2, 0, false));
         mid.push(Op::Spread(2, 0, 0, Some(1)));
         mid.push(Op::Entry(2, 1, 0, Some(1)));
+        mid.push(Op::Pair(2, 2, 0, 1));
+        mid.push(Op::CountIn(2, 1, 0, 300));
+        mid.push(Op::CountIn(2, 0, 1, 17));
         let mut c = Compiler::new().unwrap();
         for t in tables() {
             c.table(t);
         }
+        c.grid(grid());
         let progs: Vec<Vec<Op>> = mid.into_iter().map(io2).collect();
         for (i, p) in progs.iter().enumerate() {
             assert_eq!(c.add(p).unwrap(), i);
@@ -669,7 +754,7 @@ proptest! {
         let (code, progs) = small_code();
         let f = which.index(progs.len());
         let mut ops = 0;
-        let got = code.run(f, &mut Mock::new(None), &[x, y], &mut ops, 0);
+        let got = code.run_with(f, &mut Mock::new(None), &[x, y], state(), &mut ops, 0);
         let want = eval(&progs[f], &tables(), &mut Mock::new(None), &[x, y], &mut 0, 0);
         prop_assert_eq!(got, want, "{:?} {:#x} {:#x}", progs[f][2], x, y);
     }

@@ -286,6 +286,10 @@ pub struct DecisionSite {
     /// `choose ... from`'s note on each option (`note x => "text {value}"`): the slot the
     /// option is bound to and the text; `None` when the rule gives none.
     pub note: Option<(u16, Box<[PromptCode]>)>,
+    /// The score as word code (`choose ... from` with one direct integer score), compiled
+    /// to machine code with the others' when a match first asks for scores
+    /// ([`Program::score_code`]).
+    pub(crate) word: Option<super::word::WordProg>,
 }
 
 /// What the kept scores of a decision are compared on ([`DecisionSite::keep`]): the
@@ -372,6 +376,8 @@ pub struct Program {
     /// The word programs' machine code ([`super::native`]), shared by the program's
     /// copies.
     pub(crate) native: Option<std::sync::Arc<super::native::Native>>,
+    /// The scores' machine code, once a match has asked for scores.
+    pub(crate) scores: std::sync::OnceLock<Option<std::sync::Arc<super::native::ScoreCode>>>,
 }
 
 impl Program {
@@ -387,6 +393,23 @@ impl Program {
         (self.moves_loops.iter())
             .filter(|l| l.native.is_some() && self.native.is_some())
             .count()
+    }
+
+    /// How many decisions' `prefer` scores run as machine code (as for
+    /// [`Program::native_count`]; compiled now if no match asked for scores yet). `rs` is
+    /// the ruleset the program was compiled from.
+    pub fn native_score_count(&self, rs: &crate::ruleset::Ruleset) -> usize {
+        self.score_code(rs).map_or(0, |c| c.len())
+    }
+
+    /// The scores' machine code, compiled the first time it is asked for.
+    pub(crate) fn score_code(
+        &self,
+        rs: &crate::ruleset::Ruleset,
+    ) -> Option<&super::native::ScoreCode> {
+        (self.scores)
+            .get_or_init(|| super::native::ScoreCode::of(self, rs).map(std::sync::Arc::new))
+            .as_deref()
     }
 }
 

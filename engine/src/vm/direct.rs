@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::code::{DecisionSite, Ins};
 use super::machine::Match;
+use super::native::ScoreCode;
 use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet};
 use crate::ir::Scope;
@@ -289,6 +290,7 @@ impl Match<'_> {
     /// not such an expression.
     pub(crate) fn direct_scores(
         &mut self,
+        site: u32,
         d: &DecisionSite,
         base: usize,
         out: &mut Vec<i64>,
@@ -307,6 +309,7 @@ impl Match<'_> {
             return 0;
         };
         let at = base + *slot as usize;
+        let code = self.score_code();
         for i in 0..self.opts.len() {
             let v = match self.opts[i] {
                 Opt::Area(a) => Value::Area(a),
@@ -322,7 +325,7 @@ impl Match<'_> {
             };
             *x = v;
             let ops = self.ops;
-            match src.get(self, base) {
+            match self.option_score(code, site, src, base) {
                 Some(x) => {
                     self.direct_done();
                     out.push(x);
@@ -334,6 +337,27 @@ impl Match<'_> {
             }
         }
         self.opts.len()
+    }
+
+    /// The score of the option in its frame local at decision `site` (its closures
+    /// `src`): its machine code's (`code`) where it has some that does not give up, else
+    /// the closures'.
+    #[inline]
+    pub(crate) fn option_score(
+        &mut self,
+        code: Option<&ScoreCode>,
+        site: u32,
+        src: &Src<i64>,
+        base: usize,
+    ) -> Option<i64> {
+        if let Some(c) = code {
+            let ops = self.ops;
+            if let Some(x) = c.score(site, self, base) {
+                return Some(x);
+            }
+            self.ops = ops;
+        }
+        src.get(self, base)
     }
 
     /// A `prefer` score that is one direct expression ([`super::code::Ins::Direct`] and
@@ -373,6 +397,18 @@ impl Match<'_> {
             Scope::Team => self.st.vars_team.get(i)?.get(t),
             Scope::Turn => self.st.vars_turn.get(i),
             Scope::TeamTurn => self.st.vars_team_turn.get(i)?.get(t),
+        }
+    }
+}
+
+impl<'a> Match<'a> {
+    /// The scores' machine code where this match runs machine code.
+    pub(crate) fn score_code(&self) -> Option<&'a ScoreCode> {
+        let (prog, rs) = (self.prog, self.rs);
+        if self.native {
+            prog.score_code(rs)
+        } else {
+            None
         }
     }
 }

@@ -206,6 +206,7 @@ impl Match<'_> {
         let mut added = std::mem::take(&mut self.kept.added);
         added.clear();
         let at = base + *slot as usize;
+        let code = self.score_code();
         let mut done = self.opts.len();
         // Where the previous option was looked for: options come in the order scores are
         // kept in, so the next one is found by moving on from there.
@@ -245,7 +246,7 @@ impl Match<'_> {
             };
             *x = v;
             let ops = self.ops;
-            match src.get(self, base) {
+            match self.option_score(code, site, src, base) {
                 Some(x) => {
                     self.direct_done();
                     out.push(x);

@@ -11,18 +11,24 @@
 //! `FUBA_NO_NATIVE=1` (read when the rules are compiled) leaves every program to the
 //! word code, to compare the two.
 
-use fuba_native::{BinOp, Code, Compiler, Host, Op};
+use fuba_native::{BinOp, Code, Compiler, Grid, Host, Op};
 
 use super::code::Program;
 use super::machine::Match;
 use super::moves_loop::{Found, MAX_FOUND};
 use super::word::{K, W, WOp, WordProg, prim, value, value_word, word_signature};
-use crate::board::{AreaId, AreaSet, Board, Direction, Side};
+use crate::board::{AreaId, AreaSet, Board, Direction, MAX_AREAS, Side};
 use crate::ir::{Role, Scope};
 use crate::prims::Prim;
+use crate::ruleset::Ruleset;
 
 /// Most inputs a program may read; a program reading more stays word code.
 const MAX_INPUTS: usize = 32;
+
+/// The shortest score (in word instructions) compiled to machine code: entering machine
+/// code costs about what a closure tree of a dozen nodes does, so a shorter score stays
+/// closures (`docs/performance.md`, "Machine code for the scores, eleventh round").
+const MIN_SCORE_CODE: usize = 24;
 
 /// A leaf a program calls back for.
 #[derive(Clone, Copy, Debug)]
@@ -45,11 +51,13 @@ enum Input {
     Role(Role),
 }
 
-/// A word program's machine code: its number in [`Native`] and its inputs.
+/// A word program's machine code: its number in [`Native`], its inputs, and whether it
+/// reads the pieces' counts per area in place ([`Op::CountIn`]).
 #[derive(Clone, Debug)]
 pub(crate) struct NativeFn {
     id: usize,
     inputs: Box<[Input]>,
+    counts: bool,
 }
 
 /// The machine code of a program's word programs, and the leaves they call back for.
@@ -66,34 +74,79 @@ impl std::fmt::Debug for Native {
 
 /// Compiles the loops' word programs in `p` to machine code (unless `FUBA_NO_NATIVE` is
 /// set or the machine has no code generator: then the loops run as closures). Each word
-/// program is taken: it is only the lowering's step toward machine code.
-pub(crate) fn attach(p: &mut Program, board: &Board) {
-    let words: Vec<Option<WordProg>> = p.moves_loops.iter_mut().map(|l| l.word.take()).collect();
-    if std::env::var_os("FUBA_NO_NATIVE").is_some() || board.len() > 32 || words.is_empty() {
-        return;
+/// program is taken: it is only the lowering's step toward machine code. The scores' are
+/// kept for [`ScoreCode`], compiled when a match first asks for scores.
+pub(crate) fn attach(p: &mut Program, rs: &Ruleset) {
+    let loops: Vec<Option<WordProg>> = p.moves_loops.iter_mut().map(|l| l.word.take()).collect();
+    let words: Vec<Option<&WordProg>> = loops.iter().map(Option::as_ref).collect();
+    if let Some((native, fns)) = compile(&words, rs) {
+        for (l, f) in p.moves_loops.iter_mut().zip(fns) {
+            l.native = f;
+        }
+        p.native = Some(std::sync::Arc::new(native));
     }
-    let Ok(mut c) = Compiler::new() else {
-        return;
-    };
-    let tables = Tables::new(board, &mut c);
+}
+
+/// The machine code of word programs and each one's function (`None` where the native
+/// crate refused it); `None` when nothing is compiled (`FUBA_NO_NATIVE`, no code
+/// generator, a board of more than 32 areas, no program).
+fn compile(words: &[Option<&WordProg>], rs: &Ruleset) -> Option<(Native, Vec<Option<NativeFn>>)> {
+    let board = &rs.board;
+    if std::env::var_os("FUBA_NO_NATIVE").is_some()
+        || board.len() > 32
+        || words.iter().all(Option::is_none)
+    {
+        return None;
+    }
+    let mut c = Compiler::new().ok()?;
+    let tables = Tables::new(board, rs.count_cap, &mut c);
     let mut leaves = Vec::new();
-    let mut fns = Vec::with_capacity(words.len());
-    for w in &words {
-        let f = w.as_ref().and_then(|w| {
-            let (ops, inputs) = translate(w, &tables, &mut leaves)?;
+    let fns = (words.iter())
+        .map(|w| {
+            let (ops, inputs) = translate(w.as_ref()?, &tables, &mut leaves)?;
             let id = c.add(&ops).ok()?;
             Some(NativeFn {
                 id,
                 inputs: inputs.into(),
+                counts: ops.iter().any(|op| matches!(op, Op::CountIn(..))),
             })
-        });
-        fns.push(f);
+        })
+        .collect();
+    let code = c.finish().ok()?;
+    Some((Native { code, leaves }, fns))
+}
+
+/// The machine code of the decisions' `prefer` scores (by decision site), compiled the
+/// first time a match of the program asks for scores ([`Program::score_code`]): matches
+/// of agents that never do (random ones) pay nothing for it.
+#[derive(Debug)]
+pub(crate) struct ScoreCode {
+    native: Native,
+    fns: Vec<Option<NativeFn>>,
+}
+
+impl ScoreCode {
+    /// The scores' machine code of `p` (`None`: none compiled).
+    pub(crate) fn of(p: &Program, rs: &Ruleset) -> Option<ScoreCode> {
+        let words: Vec<Option<&WordProg>> = (p.decisions.iter())
+            .map(|d| d.word.as_ref().filter(|w| w.code.len() >= MIN_SCORE_CODE))
+            .collect();
+        let (native, fns) = compile(&words, rs)?;
+        Some(ScoreCode { native, fns })
     }
-    if let Ok(code) = c.finish() {
-        for (l, f) in p.moves_loops.iter_mut().zip(fns) {
-            l.native = f;
-        }
-        p.native = Some(std::sync::Arc::new(Native { code, leaves }));
+
+    /// How many decisions' scores have machine code.
+    pub(crate) fn len(&self) -> usize {
+        self.fns.iter().filter(|f| f.is_some()).count()
+    }
+
+    /// The score of the option in its frame local at decision `site`, `None` when the
+    /// site has no machine code or it gave up.
+    pub(crate) fn score(&self, site: u32, m: &mut Match<'_>, base: usize) -> Option<i64> {
+        self.fns
+            .get(site as usize)?
+            .as_ref()?
+            .score(&self.native, m, base)
     }
 }
 
@@ -105,10 +158,17 @@ struct Tables {
     behind: u32,
     same_level: u32,
     closer: u32,
+    entirely_in_half: u32,
+    partly_in_half: u32,
+    /// Grids: an entry for every two areas.
+    distance: u32,
+    between: u32,
+    /// The most `count` gives (`u64::MAX`: no cap).
+    count_cap: u64,
 }
 
 impl Tables {
-    fn new(board: &Board, c: &mut Compiler) -> Tables {
+    fn new(board: &Board, count_cap: i64, c: &mut Compiler) -> Tables {
         let n = board.len() as u8;
         let mut table = |f: &dyn Fn(AreaId, Side) -> AreaSet| {
             let mut t = [0u32; 64];
@@ -120,13 +180,40 @@ impl Tables {
             c.table(t)
         };
         let one = AreaSet::one;
+        let half = |whole: bool| {
+            move |a, s| {
+                let inside = if whole {
+                    board.entirely_in_half(a, s)
+                } else {
+                    board.partly_in_half(a, s)
+                };
+                AreaSet(u32::from(inside))
+            }
+        };
+        let adjacent = table(&|a, _| board.adjacent(a));
+        let forward = table(&|a, s| board.step(one(a), Direction::Forward, s));
+        let backward = table(&|a, s| board.step(one(a), Direction::Backward, s));
+        let behind = table(&|a, s| board.behind(one(a), s));
+        let same_level = table(&|a, _| board.same_level(a));
+        let closer = table(&|a, s| board.closer(a, s));
+        let entirely_in_half = table(&half(true));
+        let partly_in_half = table(&half(false));
         Tables {
-            adjacent: table(&|a, _| board.adjacent(a)),
-            forward: table(&|a, s| board.step(one(a), Direction::Forward, s)),
-            backward: table(&|a, s| board.step(one(a), Direction::Backward, s)),
-            behind: table(&|a, s| board.behind(one(a), s)),
-            same_level: table(&|a, _| board.same_level(a)),
-            closer: table(&|a, s| board.closer(a, s)),
+            adjacent,
+            forward,
+            backward,
+            behind,
+            same_level,
+            closer,
+            entirely_in_half,
+            partly_in_half,
+            distance: c.grid(&grid(n, &|a, b| u32::from(board.distance(a, b)))),
+            between: c.grid(&grid(n, &|a, b| board.between(a, b) as u32)),
+            count_cap: if count_cap > 0 {
+                count_cap as u64
+            } else {
+                u64::MAX
+            },
         }
     }
 
@@ -139,12 +226,29 @@ impl Tables {
             Prim::Behind => Op::Spread(a, self.behind, x, Some(y)),
             Prim::SameLevel => Op::Entry(a, self.same_level, x, None),
             Prim::Closer => Op::Entry(a, self.closer, x, Some(y)),
+            Prim::EntirelyInHalf => Op::Entry(a, self.entirely_in_half, x, Some(y)),
+            Prim::PartlyInHalf => Op::Entry(a, self.partly_in_half, x, Some(y)),
+            Prim::Distance => Op::Pair(a, self.distance, x, y),
+            Prim::Count => Op::CountIn(a, x, y, self.count_cap),
+            Prim::Between => Op::Pair(a, self.between, x, y),
             Prim::Other => Op::Other(a, x),
             Prim::Size => Op::Size(a, x),
             Prim::IsHome => Op::Not(a, x),
             _ => return None,
         })
     }
+}
+
+/// A grid of the board's `n` areas, `f(a, b)` at `a * 32 + b` (0 past the board's
+/// areas, as in the tables).
+fn grid(n: u8, f: &dyn Fn(AreaId, AreaId) -> u32) -> Box<Grid> {
+    let mut g = Box::new([0u32; 1024]);
+    for a in 0..n {
+        for b in 0..n {
+            g[usize::from(a) * 32 + usize::from(b)] = f(a, b);
+        }
+    }
+    g
 }
 
 /// A word program in the native crate's form, with the inputs it reads.
@@ -196,6 +300,7 @@ fn translate(
                 Op::UnlessAny(c, names.iter().map(|s| u64::from(*s)).collect(), t)
             }
             W::Count(p) => Op::Count(u32::from(p)),
+            W::Tick => Op::Tick,
             W::NextArea(v, s, t) => Op::NextArea(v, s, t),
             W::AddMoves(acc, xs) => Op::AddMoves(acc, xs),
             W::GiveUp => Op::GiveUp,
@@ -231,8 +336,8 @@ fn bin(o: WOp) -> BinOp {
 struct MatchHost<'a, 'm> {
     m: &'a mut Match<'m>,
     leaves: &'a [Leaf],
-    /// The moves found so far: the first `n`.
-    found: &'a mut [Found; MAX_FOUND],
+    /// The moves found so far: the first `n` (none for a score).
+    found: &'a mut [Found],
     n: usize,
 }
 
@@ -277,6 +382,32 @@ impl NativeFn {
         base: usize,
         found: &mut [Found; MAX_FOUND],
     ) -> Option<usize> {
+        self.call(native, m, base, found).map(|(_, n)| n)
+    }
+
+    /// Runs the machine code of a decision's score, the option already in its frame
+    /// local: the score, `None` when it gave up (it changed nothing then).
+    pub(crate) fn score(&self, native: &Native, m: &mut Match<'_>, base: usize) -> Option<i64> {
+        self.call(native, m, base, &mut []).map(|(w, _)| w as i64)
+    }
+
+    /// Runs the machine code: the word it returned and how many moves it found.
+    fn call(
+        &self,
+        native: &Native,
+        m: &mut Match<'_>,
+        base: usize,
+        found: &mut [Found],
+    ) -> Option<(u64, usize)> {
+        // The pieces per area of both teams, read in place by the code's counts.
+        let mut counts = [0u8; 2 * MAX_AREAS];
+        if self.counts {
+            let [home, away] = &m.st.pieces[..] else {
+                return None;
+            };
+            counts[..MAX_AREAS].copy_from_slice(&home.count);
+            counts[MAX_AREAS..].copy_from_slice(&away.count);
+        }
         let mut words = [0u64; MAX_INPUTS];
         for (w, i) in words.iter_mut().zip(self.inputs.iter()) {
             *w = match *i {
@@ -292,14 +423,15 @@ impl NativeFn {
             found,
             n: 0,
         };
-        let w = native.code.run(
+        let w = native.code.run_with(
             self.id,
             &mut host,
             &words[..self.inputs.len()],
+            &counts,
             &mut ops,
             limit,
         );
         host.m.ops = ops;
-        w.map(|_| host.n)
+        w.map(|w| (w, host.n))
     }
 }

@@ -567,7 +567,7 @@ impl<'a> Match<'a> {
         let first = if d.keep.is_some() && self.kept.on {
             self.kept_scores(site, d, base as usize, &mut out)
         } else {
-            self.direct_scores(d, base as usize, &mut out)
+            self.direct_scores(site, d, base as usize, &mut out)
         };
         for i in first..self.opts.len() {
             let entry = match self.opts[i] {

@@ -118,6 +118,9 @@ pub(crate) enum W {
     UnlessName(u8, u16, u8, u16),
     /// A call of an inlined procedure, to be counted.
     Count(u16),
+    /// One operation counted against the stage's budget (a hook's dispatch the code
+    /// stands for, as the closures count it).
+    Tick,
     /// The next area of the set in the second register into the first, taken out of the
     /// set; jump when none is left (and count a loop's round, as the stack code does).
     NextArea(u8, u8, u16),

@@ -271,6 +271,7 @@ impl<'r> Lower<'r> {
                     prompt,
                     hoist: Box::new([]),
                     keep: None,
+                    word: None,
                 });
                 if let Some((_, score)) = prefer {
                     self.scores.push((score, site, 0, self.next_hidden));
@@ -317,6 +318,7 @@ impl<'r> Lower<'r> {
                     pure_prefer,
                     hoist: Box::new([]),
                     keep: None,
+                    word: None,
                 });
                 for (i, a) in arms.iter().enumerate() {
                     if let Some(p) = &a.prefer {

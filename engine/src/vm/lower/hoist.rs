@@ -18,7 +18,7 @@ use super::super::code::{Ins, ScoreKey};
 use super::super::direct::{Direct, Src};
 use super::Lower;
 use super::direct::Built;
-use crate::ir::{Node, NodeKind, Stmt, any_in_node};
+use crate::ir::{Node, NodeKind, Stmt, any_in, any_in_node};
 
 /// Hidden locals kept for the hoisted parts of one score.
 pub(super) const HOIST_SLOTS: u16 = 16;
@@ -41,8 +41,15 @@ pub(super) struct Hoist {
     state: bool,
     /// The node each part was hoisted from (its address) and the part's local.
     nodes: Vec<(usize, u16)>,
+    /// The rows of a modifier list hoisted as one sum: the rows' address, the sum's local
+    /// and which rows (`mods.rs`).
+    pub(super) rows: Vec<(usize, u16, Box<[bool]>)>,
     /// Parts read only where another is true (their locals: see [`Lower::guard_hoisted`]).
     guards: Vec<(u16, u16)>,
+    /// Whether a part hoisted may dispatch a hook ([`Lower::reaches_hook`]): a dispatch
+    /// counts an operation, once per offer where hoisted, so the score's word code (which
+    /// hoists nothing) would count it again for each option.
+    pub(super) ticks: bool,
 }
 
 /// The frame slots below `h.live` (the locals live at the `choose`, not the option's, not
@@ -122,10 +129,16 @@ impl<'r> Lower<'r> {
             list: Vec::new(),
             state: false,
             nodes: Vec::new(),
+            rows: Vec::new(),
             guards: Vec::new(),
+            ticks: false,
         });
         let at = self.waiting_value(n, end);
+        let mut parts = None;
         if let Some(h) = self.hoist.take() {
+            if !h.ticks {
+                parts = Some((h.nodes.clone(), h.rows.clone()));
+            }
             let keep = if h.state || !self.one_direct(at) {
                 None
             } else {
@@ -137,6 +150,10 @@ impl<'r> Lower<'r> {
             let d = &mut self.p.decisions[site];
             d.hoist = h.list.into();
             d.keep = keep;
+        }
+        if let (Some((nodes, rows)), true) = (parts, self.one_direct(at)) {
+            let parts = self.score_parts(n, nodes, rows);
+            self.p.decisions[site].word = parts.and_then(|p| self.word_score(n, Some(p)));
         }
         at
     }
@@ -173,6 +190,7 @@ impl<'r> Lower<'r> {
             h.list.truncate(mark);
             let next = h.next;
             h.nodes.retain(|e| e.1 < next);
+            h.rows.retain(|e| e.1 < next);
             h.guards.retain(|g| g.0 < next && g.1 < next);
         }
     }
@@ -237,8 +255,10 @@ impl<'r> Lower<'r> {
             self.reads_match();
             return Some(Some(b));
         };
+        let ticks = self.reaches_hook(n);
         let slot = self.hoist_part(i)?;
         let h = self.hoist.as_mut()?;
+        h.ticks |= ticks;
         h.nodes.push((n as *const Node as usize, slot));
         Some(Some(Built::hoisted(local(&b.d, slot), b.k)))
     }
@@ -259,6 +279,38 @@ impl<'r> Lower<'r> {
         h.next += 1;
         h.list.push((slot, i));
         Some(slot)
+    }
+
+    /// Whether working out `n` may dispatch a hook: one in it, or in a procedure it calls
+    /// at any depth.
+    pub(super) fn reaches_hook(&self, n: &Node) -> bool {
+        let procs = &self.rs.procs;
+        let mut seen = vec![false; procs.len()];
+        let mut todo: Vec<usize> = Vec::new();
+        let mut found = |n: &Node, todo: &mut Vec<usize>| match n.kind {
+            NodeKind::Hook(..) => true,
+            NodeKind::Call(i, _) => {
+                if let Some(s) = seen.get_mut(i as usize)
+                    && !*s
+                {
+                    *s = true;
+                    todo.push(i as usize);
+                }
+                false
+            }
+            _ => false,
+        };
+        if any_in_node(n, |_| false, |n| found(n, &mut todo)) {
+            return true;
+        }
+        while let Some(i) = todo.pop() {
+            let mut more = Vec::new();
+            if any_in(&procs[i].code.body, |_| false, |n| found(n, &mut more)) {
+                return true;
+            }
+            todo.extend(more);
+        }
+        false
     }
 
     /// Whether a direct expression reads a hoisted part's local.

@@ -136,7 +136,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         l.hook(h, hook);
     }
     super::fuse::fuse(&mut l.p);
-    super::native::attach(&mut l.p, &rs.board);
+    super::native::attach(&mut l.p, rs);
     l.p
 }
 
@@ -156,6 +156,7 @@ mod sink;
 mod typed;
 mod walk;
 mod word;
+mod word_score;
 
 struct Lower<'r> {
     p: Program,

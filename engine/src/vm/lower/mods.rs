@@ -23,7 +23,7 @@ type ModRow = (Src<i64>, Option<Src<bool>>);
 
 /// The largest size of a row's value added out of the list's order (with fewer than
 /// 2^20 rows, no partial sum of such values leaves an `i64`).
-const LIMIT: u64 = 1 << 40;
+pub(super) const LIMIT: u64 = 1 << 40;
 
 /// The most rows a list may have to be summed out of order.
 const MAX_ROWS: usize = 1 << 20;
@@ -146,9 +146,17 @@ impl Lower<'_> {
         if !ok {
             return None;
         }
+        let ticks = (rows.iter().zip(fixed).filter(|r| *r.1)).any(|((_, v, c), _)| {
+            self.reaches_hook(v) || c.as_ref().is_some_and(|c| self.reaches_hook(c))
+        });
         let parts: Arc<[ModRow]> = parts.into();
         let f: F<i64> = Arc::new(move |m, base| total(&parts, m, base, 0, true));
         let i = self.add_direct(Direct::Int(Src::Fn(f)))?;
-        Some((self.hoist_part(i)?, k))
+        let slot = self.hoist_part(i)?;
+        if let Some(h) = self.hoist.as_mut() {
+            h.ticks |= ticks;
+            h.rows.push((rows.as_ptr() as usize, slot, fixed.into()));
+        }
+        Some((slot, k))
     }
 }

@@ -17,19 +17,19 @@ use crate::vm::word::{K, REGS, W, WOp, WordProg, move_word, word_signature};
 /// A register, the kind of its word, and whether it holds exactly the value the stack
 /// code would (an area-set local may hold an area or none, read as a set: not exact).
 #[derive(Clone, Copy)]
-struct R {
-    reg: u8,
-    k: K,
-    exact: bool,
+pub(super) struct R {
+    pub(super) reg: u8,
+    pub(super) k: K,
+    pub(super) exact: bool,
 }
 
 /// A program being built.
 #[derive(Default)]
-struct Build {
-    code: Vec<W>,
-    consts: Vec<u64>,
-    names: Vec<crate::value::Sym>,
-    next: u8,
+pub(super) struct Build {
+    pub(super) code: Vec<W>,
+    pub(super) consts: Vec<u64>,
+    pub(super) names: Vec<crate::value::Sym>,
+    pub(super) next: u8,
     /// The `let`s of the expression's own code, by IR slot (outermost scope).
     lets: Vec<(u16, R)>,
     /// Inside inlined calls: each call's locals by its IR slot.
@@ -41,10 +41,24 @@ struct Build {
     frame: Vec<(u16, K, u8)>,
     /// The constants loaded: word, kind, register.
     known: Vec<(u64, K, u8)>,
+    /// A `prefer` score's program: the calls it inlines are not counted (nothing is while
+    /// scores run).
+    pub(super) quiet: bool,
+    /// A score's hoisted parts, read from their locals (`word_score.rs`).
+    pub(super) parts: Option<super::word_score::Parts>,
 }
 
 impl Build {
-    fn reg(&mut self) -> Option<u8> {
+    /// A score's program: nothing counted, the hoisted parts read as `parts` says.
+    pub(super) fn quiet(parts: Option<super::word_score::Parts>) -> Build {
+        Build {
+            quiet: true,
+            parts,
+            ..Build::default()
+        }
+    }
+
+    pub(super) fn reg(&mut self) -> Option<u8> {
         let r = self.next;
         if usize::from(r) >= REGS {
             return None;
@@ -53,11 +67,11 @@ impl Build {
         Some(r)
     }
 
-    fn at(&self) -> Option<u16> {
+    pub(super) fn at(&self) -> Option<u16> {
         u16::try_from(self.code.len()).ok()
     }
 
-    fn konst(&mut self, w: u64, k: K) -> Option<R> {
+    pub(super) fn konst(&mut self, w: u64, k: K) -> Option<R> {
         let reg = match self.known.iter().find(|c| c.0 == w && c.1 == k) {
             Some(c) => c.2,
             None => {
@@ -77,7 +91,7 @@ impl Build {
     }
 
     /// Frame local `slot` read as kind `k`, loaded before the code.
-    fn frame_local(&mut self, slot: u16, k: K) -> Option<u8> {
+    pub(super) fn frame_local(&mut self, slot: u16, k: K) -> Option<u8> {
         if let Some(l) = self.frame.iter().find(|l| l.0 == slot && l.1 == k) {
             return Some(l.2);
         }
@@ -88,7 +102,7 @@ impl Build {
     }
 
     /// The program: the loads, then the code (its jumps moved past the loads).
-    fn finish(self) -> Option<WordProg> {
+    pub(super) fn finish(self) -> Option<WordProg> {
         let shift = u16::try_from(self.pro.len()).ok()?;
         let mut code = self.pro;
         for w in self.code {
@@ -107,7 +121,7 @@ impl Build {
         })
     }
 
-    fn patch(&mut self, at: usize, to: u16) {
+    pub(super) fn patch(&mut self, at: usize, to: u16) {
         self.code[at] = match self.code[at] {
             W::Jump(_) => W::Jump(to),
             W::JumpIfNot(c, _) => W::JumpIfNot(c, to),
@@ -135,7 +149,7 @@ fn const_word(v: &Value, ty: Ty) -> Option<(u64, K)> {
 
 impl Lower<'_> {
     /// An operand of kind `want`: an area read as the set of it where a set is wanted.
-    fn woperand(&mut self, b: &mut Build, n: &Node, want: K) -> Option<R> {
+    pub(super) fn woperand(&mut self, b: &mut Build, n: &Node, want: K) -> Option<R> {
         let r = self.wnode(b, n)?;
         if r.k == want {
             return Some(r);
@@ -189,12 +203,15 @@ impl Lower<'_> {
     }
 
     /// The node's value in a register.
-    fn wnode(&mut self, b: &mut Build, n: &Node) -> Option<R> {
+    pub(super) fn wnode(&mut self, b: &mut Build, n: &Node) -> Option<R> {
+        if let Some(r) = self.whoisted(b, n) {
+            return r;
+        }
         if !matches!(n.kind, NodeKind::Const(_) | NodeKind::Local(_)) {
             let mut calls = Vec::new();
             if let Some(v) = self.fold(n, &mut calls) {
                 let (w, k) = const_word(&v, n.ty)?;
-                for c in calls {
+                for c in calls.into_iter().filter(|_| !b.quiet) {
                     b.code.push(W::Count(c));
                 }
                 let r = b.konst(w, k)?;
@@ -327,6 +344,8 @@ impl Lower<'_> {
             NodeKind::Block(blk) => self.wblock(b, blk),
             NodeKind::Match(s, arms) => self.wmatch(b, s, arms, n.ty),
             NodeKind::Call(idx, args) => self.wcall(b, *idx, args),
+            NodeKind::Modifiers { rows, .. } => self.wmods(b, rows),
+            NodeKind::Hook(h, args) if n.ty == Ty::Int => self.whook(b, *h as usize, args),
             _ => None,
         }
     }
@@ -512,18 +531,29 @@ impl Lower<'_> {
     /// An inlined call: counted, its arguments into registers, its body of `let`s and a
     /// last expression lowered in place.
     fn wcall(&mut self, b: &mut Build, idx: u16, args: &[Node]) -> Option<R> {
-        if !*self.inline_native.get(idx as usize)? {
+        // A score inlines what the closures of scores inline (procedures that are quiet
+        // there, not only pure ones).
+        let plan = if b.quiet {
+            &self.inline_scores
+        } else {
+            &self.inline_native
+        };
+        if !*plan.get(idx as usize)? {
             return None;
         }
         let rs = self.rs;
         let p = &rs.procs[idx as usize];
-        b.code.push(W::Count(idx));
+        if !b.quiet {
+            b.code.push(W::Count(idx));
+        }
         let mut scope = vec![None; p.code.slots as usize];
         for (i, a) in args.iter().enumerate() {
             *scope.get_mut(i)? = Some(self.wnode(b, a)?);
         }
         b.scopes.push(scope);
+        let shared = b.enter_call(idx);
         let r = self.wblock(b, &p.code.body);
+        b.leave_call(shared);
         b.scopes.pop();
         let r = r?;
         (Some(r.k) == K::of(p.ret)).then_some(r)
