@@ -4,8 +4,11 @@
 //! operations, with random agents and with heuristic ones, and every decision's scores are
 //! the closures'.
 
+use fuba_engine::log::EventKind;
 use fuba_engine::ruleset::Ruleset;
-use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, scores_agree};
+use fuba_tests::{
+    Agents, assert_plays_same, edition, every_2024_option, layer, scores_agree, seeded_match,
+};
 
 fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
     assert_plays_same(rs, seeds, agents, true, |m, on| m.m.set_native(on));
@@ -70,4 +73,42 @@ fn the_original_editions_scores_have_machine_code() {
     let rs = edition("original");
     let n = rs.program().native_score_count(&rs);
     assert!(n >= 4, "original: only {n} scores as machine code");
+}
+
+/// A modifier list inside a loop that gathers moves is logged row by row (by the stack
+/// code), so machine code never sums one there: the loop plays the same with machine code
+/// on or off, and the list's rows are in the log.
+#[test]
+fn a_modifier_list_in_a_moves_loop_is_logged_as_without_machine_code() {
+    let rs = layer(
+        "native-loop-modifiers",
+        r#"
+[meta]
+extends = "original.toml"
+
+[procedures.movement_moves]
+params = "t: team, option: str, off: areas"
+do = '''
+let ms = no_moves()
+let guard = goal_kick_guard(t)
+for a in field_areas(t) {
+  let reach = modifiers "reach" { "by the ball": 1 when a == ball_area(), "elsewhere": 0 }
+  if reach >= 0 {
+    set ms = ms | moves(t, a, option_dests(t, option, a, off) - guard)
+  }
+}
+if not keeper_moved(t) {
+  set ms = ms | keeper_moves(t, option_dests(t, option, keeper_area(t), off) - guard)
+}
+ms
+'''
+"#,
+    );
+    assert_same(&rs, 0..3, Agents::Random);
+    let mut m = seeded_match(&rs, 1, Agents::Random).with_log();
+    m.play().unwrap();
+    let reach = (m.events().iter())
+        .filter(|e| matches!(&e.kind, EventKind::Modifiers { name, .. } if name == "reach"))
+        .count();
+    assert!(reach > 10, "only {reach} lists logged");
 }
