@@ -136,9 +136,6 @@ impl<'r> Lower<'r> {
         let at = self.waiting_value(n, end);
         let mut parts = None;
         if let Some(h) = self.hoist.take() {
-            if !h.ticks {
-                parts = Some((h.nodes.clone(), h.rows.clone()));
-            }
             let keep = if h.state || !self.one_direct(at) {
                 None
             } else {
@@ -150,10 +147,11 @@ impl<'r> Lower<'r> {
             let d = &mut self.p.decisions[site];
             d.hoist = h.list.into();
             d.keep = keep;
+            parts = (!h.ticks).then_some((h.nodes, h.rows));
         }
         if let (Some((nodes, rows)), true) = (parts, self.one_direct(at)) {
             let parts = self.score_parts(n, nodes, rows);
-            self.p.decisions[site].word = parts.and_then(|p| self.word_score(n, Some(p)));
+            self.p.decisions[site].word = parts.and_then(|p| self.word_score(n, p));
         }
         at
     }

@@ -50,10 +50,10 @@ pub(super) struct Build {
 
 impl Build {
     /// A score's program: nothing counted, the hoisted parts read as `parts` says.
-    pub(super) fn quiet(parts: Option<super::word_score::Parts>) -> Build {
+    pub(super) fn quiet(parts: super::word_score::Parts) -> Build {
         Build {
             quiet: true,
-            parts,
+            parts: Some(parts),
             ..Build::default()
         }
     }

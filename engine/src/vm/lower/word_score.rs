@@ -122,7 +122,7 @@ impl Lower<'_> {
     /// out option after option while the decision waits (the option in its frame local):
     /// its value returned. It counts nothing, as nothing is counted while scores run, and
     /// reads the parts the closures hoisted (`parts`) from their locals.
-    pub(super) fn word_score(&mut self, n: &Node, parts: Option<Parts>) -> Option<WordProg> {
+    pub(super) fn word_score(&mut self, n: &Node, parts: Parts) -> Option<WordProg> {
         if self.no_direct || self.in_score || self.hoist.is_some() || !self.sunk.is_empty() {
             return None;
         }
