@@ -348,6 +348,63 @@ impl Code {
         (ctx.fail == 0).then_some(w)
     }
 
+    /// Runs program `f` once per row of `rows` (`vary.len()` words each, written into
+    /// the inputs numbered in `vary` before each run; the other inputs and the state bytes
+    /// as [`Code::run_with`] takes them), its values into `out`, in order, until one run
+    /// gives up: how many ran to the end. The operations a run that gave up counted are
+    /// not kept in `ops`. One call for many runs costs a fraction of as many calls of
+    /// [`Code::run_with`]: a program that scores options runs in a loop here.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_rows(
+        &self,
+        f: usize,
+        host: &mut dyn Host,
+        inputs: &mut [u64],
+        state: &[u8],
+        vary: &[u16],
+        rows: &[u64],
+        out: &mut [u64],
+        ops: &mut u64,
+        limit: u64,
+    ) -> usize {
+        let Some(&(entry, need, bytes)) = self.fns.get(f) else {
+            return 0;
+        };
+        if inputs.len() < need
+            || state.len() < bytes
+            || vary.iter().any(|&v| usize::from(v) >= inputs.len())
+        {
+            return 0;
+        }
+        let width = vary.len().max(1);
+        let mut h: &mut dyn Host = host;
+        let mut ctx = Ctx {
+            host: &mut h as *mut &mut dyn Host as *mut c_void,
+            fail: 0,
+            ops: *ops,
+            limit,
+            state: state.as_ptr(),
+        };
+        // SAFETY: as in `run_with`: the inputs and state bytes were checked to fit.
+        let run: Entry = unsafe { std::mem::transmute::<usize, Entry>(entry) };
+        let mut done = 0;
+        for (row, o) in rows.chunks_exact(width).zip(out.iter_mut()) {
+            for (&v, &w) in vary.iter().zip(row) {
+                inputs[usize::from(v)] = w;
+            }
+            let before = ctx.ops;
+            let w = run(&mut ctx, inputs.as_ptr());
+            if ctx.fail != 0 {
+                ctx.ops = before;
+                break;
+            }
+            *o = w;
+            done += 1;
+        }
+        *ops = ctx.ops;
+        done
+    }
+
     /// How many programs it holds.
     pub fn len(&self) -> usize {
         self.fns.len()

@@ -167,3 +167,57 @@ proptest! {
         prop_assert_eq!(jit, reference, "program {:?}", prog);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// `run_rows` is `run_with` once per row, stopping at the first give-up: the same
+    /// values, how many ran, operation count (a give-up's own operations not kept) and
+    /// host calls.
+    #[test]
+    fn rows_run_as_one_run_each(
+        consts in [word(), word(), word(), word()],
+        items in prop::collection::vec(item(), 0..24),
+        lp in lp(),
+        ret in reg(),
+        inputs in [word(), word(), word(), word()],
+        vary in prop::sample::select(vec![vec![1u16], vec![0, 2], vec![3, 0, 1]]),
+        rows in prop::collection::vec(word(), 0..18),
+        limit in prop_oneof![0..60u64, Just(u64::MAX)],
+    ) {
+        let prog = build(&consts, &items, &lp, ret);
+        let mut c = Compiler::new().unwrap();
+        for t in tables() {
+            c.table(t);
+        }
+        c.grid(grid());
+        let f = c.add(&prog).unwrap();
+        let code = c.finish().unwrap();
+        let width = vary.len();
+        let n = rows.len() / width;
+        // One call.
+        let (mut h, mut ops, mut words) = (Mock::new(None), 0, inputs);
+        let mut out = vec![0; n];
+        let done = code.run_rows(f, &mut h, &mut words, state(), &vary, &rows[..n * width], &mut out, &mut ops, limit);
+        // A call per row.
+        let (mut h2, mut ops2, mut words2) = (Mock::new(None), 0, inputs);
+        let mut want = Vec::new();
+        for row in rows[..n * width].chunks_exact(width) {
+            for (&v, &w) in vary.iter().zip(row) {
+                words2[usize::from(v)] = w;
+            }
+            let before = ops2;
+            match code.run_with(f, &mut h2, &words2, state(), &mut ops2, limit) {
+                Some(w) => want.push(w),
+                None => {
+                    ops2 = before;
+                    break;
+                }
+            }
+        }
+        prop_assert_eq!(done, want.len());
+        prop_assert_eq!(&out[..done], &want[..]);
+        prop_assert_eq!(ops, ops2);
+        prop_assert_eq!(h.calls, h2.calls);
+    }
+}

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::code::{DecisionSite, Ins};
 use super::machine::Match;
-use super::native::ScoreCode;
+use super::native::{ScoreCall, ScoreCode};
 use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet};
 use crate::ir::Scope;
@@ -309,55 +309,84 @@ impl Match<'_> {
             return 0;
         };
         let at = base + *slot as usize;
-        let code = self.score_code();
-        for i in 0..self.opts.len() {
+        if at >= self.stack.len() {
+            return 0;
+        }
+        let end = (self.opts.iter())
+            .position(|o| matches!(o, Opt::Arm(..)))
+            .unwrap_or(self.opts.len());
+        let start = out.len();
+        let mut pending = std::mem::take(&mut self.kept.pending);
+        pending.clear();
+        for (i, o) in self.opts[..end].iter().enumerate() {
+            out.push(0);
+            if !matches!(o, Opt::Skip(_)) {
+                pending.push(i as u32);
+            }
+        }
+        let mut call = (self.score_code()).and_then(|c| c.prepare(site, self, base, *slot));
+        let r = self.score_options(
+            call.as_mut(),
+            (src, *e),
+            at,
+            base,
+            &pending,
+            &mut out[start..],
+        );
+        self.kept.pending = pending;
+        match r {
+            Ok(()) => end,
+            Err(i) => {
+                out.truncate(start + i);
+                i
+            }
+        }
+    }
+
+    /// The scores of the options numbered `pending`, in order, into `out` (by option
+    /// number): by their machine code (`call`, made ready for the offer) where it has
+    /// some, else by the closures (`src`, the score's code at `e`), the option written
+    /// into its frame local (`at`). `Err(i)`: the closures gave up at option `i` (it and
+    /// those after it are not scored).
+    pub(crate) fn score_options(
+        &mut self,
+        mut call: Option<&mut ScoreCall>,
+        (src, e): (&Src<i64>, u32),
+        at: usize,
+        base: usize,
+        pending: &[u32],
+        out: &mut [i64],
+    ) -> Result<(), usize> {
+        let mut p = 0;
+        while p < pending.len() {
+            if let Some(c) = call.as_deref_mut() {
+                p += c.scores(self, &pending[p..], out);
+                self.direct_done();
+                if p == pending.len() {
+                    break;
+                }
+            }
+            let i = pending[p] as usize;
             let v = match self.opts[i] {
                 Opt::Area(a) => Value::Area(a),
                 Opt::Move(m) => Value::Move(m),
-                Opt::Skip(_) => {
-                    out.push(0);
-                    continue;
-                }
-                Opt::Arm(..) => return i,
+                Opt::Skip(_) | Opt::Arm(..) => return Err(i),
             };
-            let Some(x) = self.stack.get_mut(at) else {
-                return i;
-            };
-            *x = v;
+            self.stack[at] = v;
             let ops = self.ops;
-            match self.option_score(code, site, src, base) {
+            match src.get(self, base) {
                 Some(x) => {
                     self.direct_done();
-                    out.push(x);
+                    out[i] = x;
                 }
                 None => {
-                    self.direct_gave_up(*e, ops);
-                    return i;
+                    self.direct_gave_up(e, ops);
+                    return Err(i);
                 }
             }
+            p += 1;
         }
-        self.opts.len()
-    }
-
-    /// The score of the option in its frame local at decision `site` (its closures
-    /// `src`): its machine code's (`code`) where it has some that does not give up, else
-    /// the closures'.
-    #[inline]
-    pub(crate) fn option_score(
-        &mut self,
-        code: Option<&ScoreCode>,
-        site: u32,
-        src: &Src<i64>,
-        base: usize,
-    ) -> Option<i64> {
-        if let Some(c) = code {
-            let ops = self.ops;
-            if let Some(x) = c.score(site, self, base) {
-                return Some(x);
-            }
-            self.ops = ops;
-        }
-        src.get(self, base)
+        Ok(())
     }
 
     /// A `prefer` score that is one direct expression ([`super::code::Ins::Direct`] and

@@ -61,6 +61,8 @@ pub(crate) struct Kept {
     /// out at it.
     key: Vec<Value>,
     added: Vec<(u32, i64)>,
+    /// Spare buffer: the options of an offer left to score.
+    pub(crate) pending: Vec<u32>,
 }
 
 /// The scores of one decision site worked out with the same values.
@@ -203,62 +205,65 @@ impl Match<'_> {
             self.kept.clear();
         }
         let entry = self.kept.entry(site);
-        let mut added = std::mem::take(&mut self.kept.added);
-        added.clear();
         let at = base + *slot as usize;
-        let code = self.score_code();
-        let mut done = self.opts.len();
+        if at >= self.stack.len() {
+            return 0;
+        }
+        let end = (self.opts.iter())
+            .position(|o| matches!(o, Opt::Arm(..)))
+            .unwrap_or(self.opts.len());
+        // The kept scores, and which options have none.
+        let start = out.len();
+        let mut pending = std::mem::take(&mut self.kept.pending);
+        pending.clear();
         // Where the previous option was looked for: options come in the order scores are
         // kept in, so the next one is found by moving on from there.
         let mut j = 0;
-        for i in 0..self.opts.len() {
-            let o = self.opts[i];
-            let v = match o {
-                Opt::Area(a) => Value::Area(a),
-                Opt::Move(m) => Value::Move(m),
-                Opt::Skip(_) => {
-                    out.push(0);
-                    continue;
-                }
-                Opt::Arm(..) => {
-                    done = i;
-                    break;
-                }
-            };
+        let scores = &self.kept.entries[entry].scores;
+        for (i, &o) in self.opts[..end].iter().enumerate() {
+            out.push(0);
+            if matches!(o, Opt::Skip(_)) {
+                continue;
+            }
             let r = rank(o);
-            let scores = &self.kept.entries[entry].scores;
             if j > 0 && scores.get(j - 1).is_some_and(|s| s.0 >= r) {
                 j = scores.partition_point(|s| s.0 < r);
             }
             while scores.get(j).is_some_and(|s| s.0 < r) {
                 j += 1;
             }
-            if let Some(&(k, x)) = scores.get(j)
-                && k == r
-            {
-                out.push(x);
-                j += 1;
-                continue;
-            }
-            let Some(x) = self.stack.get_mut(at) else {
-                done = i;
-                break;
-            };
-            *x = v;
-            let ops = self.ops;
-            match self.option_score(code, site, src, base) {
-                Some(x) => {
-                    self.direct_done();
-                    out.push(x);
-                    added.push((r, x));
+            match scores.get(j) {
+                Some(&(k, x)) if k == r => {
+                    out[start + i] = x;
+                    j += 1;
                 }
-                None => {
-                    self.direct_gave_up(*e, ops);
-                    done = i;
-                    break;
-                }
+                _ => pending.push(i as u32),
             }
         }
+        let mut call = (self.score_code())
+            .filter(|_| !pending.is_empty())
+            .and_then(|c| c.prepare(site, self, base, *slot));
+        let r = self.score_options(
+            call.as_mut(),
+            (src, *e),
+            at,
+            base,
+            &pending,
+            &mut out[start..],
+        );
+        let done = match r {
+            Ok(()) => end,
+            Err(i) => {
+                out.truncate(start + i);
+                i
+            }
+        };
+        let mut added = std::mem::take(&mut self.kept.added);
+        added.clear();
+        for &i in pending.iter().take_while(|&&i| (i as usize) < done) {
+            added.push((rank(self.opts[i as usize]), out[start + i as usize]));
+        }
+        self.kept.pending = pending;
         if !added.is_empty() {
             self.kept.total += added.len();
             let scores = &mut self.kept.entries[entry].scores;

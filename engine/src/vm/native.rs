@@ -17,10 +17,12 @@ use super::code::Program;
 use super::machine::Match;
 use super::moves_loop::{Found, MAX_FOUND};
 use super::word::{K, W, WOp, WordProg, prim, value, value_word, word_signature};
+use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet, Board, Direction, MAX_AREAS, Side};
 use crate::ir::{Role, Scope};
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
+use crate::value::Value;
 
 /// Most inputs a program may read; a program reading more stays word code.
 const MAX_INPUTS: usize = 32;
@@ -28,7 +30,7 @@ const MAX_INPUTS: usize = 32;
 /// The shortest score (in word instructions) compiled to machine code: entering machine
 /// code costs about what a closure tree of a dozen nodes does, so a shorter score stays
 /// closures (`docs/performance.md`, "Machine code for the scores, eleventh round").
-const MIN_SCORE_CODE: usize = 24;
+const MIN_SCORE_CODE: usize = 8;
 
 /// A leaf a program calls back for.
 #[derive(Clone, Copy, Debug)]
@@ -140,13 +142,131 @@ impl ScoreCode {
         self.fns.iter().filter(|f| f.is_some()).count()
     }
 
-    /// The score of the option in its frame local at decision `site`, `None` when the
-    /// site has no machine code or it gave up.
-    pub(crate) fn score(&self, site: u32, m: &mut Match<'_>, base: usize) -> Option<i64> {
-        self.fns
-            .get(site as usize)?
-            .as_ref()?
-            .score(&self.native, m, base)
+    /// The machine code of decision `site`'s score made ready for one offer (`None` when
+    /// the site has none, or an input other than the option cannot be read as a word:
+    /// the closures score every option then): the inputs other than the option, in frame
+    /// local `slot`, and the pieces' counts are read here once, since nothing changes
+    /// them while an offer is scored (scores change nothing, and the closures that score
+    /// an option the machine code gives up on write only their own `let`s).
+    pub(crate) fn prepare<'p>(
+        &'p self,
+        site: u32,
+        m: &Match<'_>,
+        base: usize,
+        slot: u16,
+    ) -> Option<ScoreCall<'p>> {
+        let f = self.fns.get(site as usize)?.as_ref()?;
+        let mut call = ScoreCall {
+            f,
+            native: &self.native,
+            words: [0; MAX_INPUTS],
+            counts: [0; 2 * MAX_AREAS],
+            vary: [0; MAX_VARY],
+            kinds: [K::Int; MAX_VARY],
+            width: 0,
+        };
+        let mut bits = f.read_inputs(m, base, slot, &mut call.words)?;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (Some(Input::Local(_, k)), true) = (f.inputs.get(i), call.width < MAX_VARY) else {
+                return None;
+            };
+            call.vary[call.width] = i as u16;
+            call.kinds[call.width] = *k;
+            call.width += 1;
+        }
+        if f.counts {
+            read_counts(m, &mut call.counts)?;
+        }
+        Some(call)
+    }
+}
+
+/// Most inputs of a score that read the option (one per kind it is read as).
+const MAX_VARY: usize = 4;
+
+/// Options scored by one call of the machine code, at most.
+const ROWS: usize = 64;
+
+/// A score's machine code ready for the options of one offer ([`ScoreCode::prepare`]).
+pub(crate) struct ScoreCall<'p> {
+    f: &'p NativeFn,
+    native: &'p Native,
+    words: [u64; MAX_INPUTS],
+    counts: [u8; 2 * MAX_AREAS],
+    /// The inputs that read the option, and the kinds they read it as (the first
+    /// `width`).
+    vary: [u16; MAX_VARY],
+    kinds: [K; MAX_VARY],
+    width: usize,
+}
+
+impl ScoreCall<'_> {
+    /// The scores of the options `m.opts[i]` for `i` in `pending`, in order, into
+    /// `out[i]`: how many were scored before the machine code gave up on one (it changed
+    /// nothing for that one), or met an option not of the kind it reads.
+    /// The options run in calls of [`ROWS`]: a call costs about what a score's code does.
+    pub(crate) fn scores(&mut self, m: &mut Match<'_>, pending: &[u32], out: &mut [i64]) -> usize {
+        let w = self.width;
+        let mut done = 0;
+        for chunk in pending.chunks(ROWS) {
+            let mut rows = [0u64; ROWS * MAX_VARY];
+            let mut n = 0;
+            'options: for &i in chunk {
+                let v = match m.opts.get(i as usize) {
+                    Some(Opt::Area(a)) => Value::Area(*a),
+                    Some(Opt::Move(mv)) => Value::Move(*mv),
+                    _ => break,
+                };
+                for j in 0..w {
+                    let Some(word) = value_word(&v, self.kinds[j]) else {
+                        break 'options;
+                    };
+                    rows[n * w + j] = word;
+                }
+                n += 1;
+            }
+            let mut words = [0u64; ROWS];
+            let ran = self.run_rows(m, &rows[..n * w.max(1)], &mut words[..n]);
+            for (&i, x) in chunk.iter().zip(&words[..ran]) {
+                if let Some(o) = out.get_mut(i as usize) {
+                    *o = *x as i64;
+                }
+            }
+            done += ran;
+            if ran < chunk.len() {
+                break;
+            }
+        }
+        done
+    }
+
+    /// Runs the machine code once per row of option words.
+    fn run_rows(&mut self, m: &mut Match<'_>, rows: &[u64], out: &mut [u64]) -> usize {
+        let f = self.f;
+        let mut ops = m.ops;
+        let limit = m.limits.ops_per_stage;
+        let mut host = MatchHost {
+            m,
+            leaves: &self.native.leaves,
+            found: &mut [],
+            n: 0,
+        };
+        let n = f.inputs.len();
+        let done = self.native.code.run_rows(
+            f.id,
+            &mut host,
+            &mut self.words[..n],
+            &self.counts,
+            &self.vary[..self.width],
+            rows,
+            out,
+            &mut ops,
+            limit,
+        );
+        host.m.ops = ops;
+        done
     }
 }
 
@@ -385,10 +505,28 @@ impl NativeFn {
         self.call(native, m, base, found).map(|(_, n)| n)
     }
 
-    /// Runs the machine code of a decision's score, the option already in its frame
-    /// local: the score, `None` when it gave up (it changed nothing then).
-    pub(crate) fn score(&self, native: &Native, m: &mut Match<'_>, base: usize) -> Option<i64> {
-        self.call(native, m, base, &mut []).map(|(w, _)| w as i64)
+    /// Reads the inputs other than those of frame local `skip` (`u16::MAX`: none) into
+    /// `words`: which inputs read `skip` (bit `i`: input `i`), `None` when an input is
+    /// not a word of its kind.
+    fn read_inputs(
+        &self,
+        m: &Match<'_>,
+        base: usize,
+        skip: u16,
+        words: &mut [u64; MAX_INPUTS],
+    ) -> Option<u32> {
+        let mut skipped = 0;
+        for (n, (w, i)) in words.iter_mut().zip(self.inputs.iter()).enumerate() {
+            *w = match *i {
+                Input::Local(s, _) if s == skip => {
+                    skipped |= 1 << n;
+                    continue;
+                }
+                Input::Local(s, k) => value_word(m.stack.get(base + s as usize)?, k)?,
+                Input::Role(r) => u64::from(m.role(r)),
+            };
+        }
+        Some(skipped)
     }
 
     /// Runs the machine code: the word it returned and how many moves it found.
@@ -399,22 +537,24 @@ impl NativeFn {
         base: usize,
         found: &mut [Found],
     ) -> Option<(u64, usize)> {
-        // The pieces per area of both teams, read in place by the code's counts.
         let mut counts = [0u8; 2 * MAX_AREAS];
         if self.counts {
-            let [home, away] = &m.st.pieces[..] else {
-                return None;
-            };
-            counts[..MAX_AREAS].copy_from_slice(&home.count);
-            counts[MAX_AREAS..].copy_from_slice(&away.count);
+            read_counts(m, &mut counts)?;
         }
         let mut words = [0u64; MAX_INPUTS];
-        for (w, i) in words.iter_mut().zip(self.inputs.iter()) {
-            *w = match *i {
-                Input::Local(s, k) => value_word(m.stack.get(base + s as usize)?, k)?,
-                Input::Role(r) => u64::from(m.role(r)),
-            };
-        }
+        self.read_inputs(m, base, u16::MAX, &mut words)?;
+        self.run_words(native, m, &words[..self.inputs.len()], &counts, found)
+    }
+
+    /// Runs the machine code on its inputs read (`words`) and the pieces' counts.
+    fn run_words(
+        &self,
+        native: &Native,
+        m: &mut Match<'_>,
+        words: &[u64],
+        counts: &[u8; 2 * MAX_AREAS],
+        found: &mut [Found],
+    ) -> Option<(u64, usize)> {
         let mut ops = m.ops;
         let limit = m.limits.ops_per_stage;
         let mut host = MatchHost {
@@ -423,15 +563,20 @@ impl NativeFn {
             found,
             n: 0,
         };
-        let w = native.code.run_with(
-            self.id,
-            &mut host,
-            &words[..self.inputs.len()],
-            &counts,
-            &mut ops,
-            limit,
-        );
+        let w = native
+            .code
+            .run_with(self.id, &mut host, words, counts, &mut ops, limit);
         host.m.ops = ops;
         w.map(|w| (w, host.n))
     }
+}
+
+/// The pieces per area of both teams, read in place by the code's counts.
+fn read_counts(m: &Match<'_>, counts: &mut [u8; 2 * MAX_AREAS]) -> Option<()> {
+    let [home, away] = &m.st.pieces[..] else {
+        return None;
+    };
+    counts[..MAX_AREAS].copy_from_slice(&home.count);
+    counts[MAX_AREAS..].copy_from_slice(&away.count);
+    Some(())
 }
