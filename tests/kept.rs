@@ -3,7 +3,8 @@
 //! seeded matches the scores a keeping match gives are those of a copy that scores every
 //! option afresh; with keeping on or off every edition plays the same heuristic matches
 //! event for event with the same counters; and a score that reads the match for each
-//! option is never kept.
+//! option is never kept. Scores are kept only in a match without machine code for them
+//! (with it, scores are worked out afresh for less), so these matches run without it.
 
 use fuba_engine::ruleset::Ruleset;
 use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, layer, scores_agree};
@@ -20,6 +21,7 @@ fn kept_sites(rs: &Ruleset) -> usize {
 
 fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>) {
     assert_plays_same(rs, seeds, Agents::Heuristic, true, |m, on| {
+        m.m.set_native(false);
         m.m.set_keep_scores(on)
     });
 }
@@ -40,7 +42,16 @@ fn the_2024_advanced_rules_play_the_same_with_and_without_kept_scores() {
 
 /// [`scores_agree`] against a copy that keeps no scores.
 fn kept_agree(rs: &Ruleset, seed: u64) -> Result<usize, TestCaseError> {
-    scores_agree(rs, seed, |m| m.set_keep_scores(false)).map_err(TestCaseError::fail)
+    scores_agree(rs, seed, closures, |m| {
+        closures(m);
+        m.set_keep_scores(false)
+    })
+    .map_err(TestCaseError::fail)
+}
+
+/// A match scoring with closures, which keeps scores.
+fn closures(m: &mut fuba_engine::vm::Match<'_>) {
+    m.set_native(false)
 }
 
 proptest! {

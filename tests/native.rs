@@ -57,10 +57,10 @@ fn scores_as_machine_code_are_the_closures_scores() {
         m.set_keep_scores(false);
     };
     for (name, seed) in [("original", 3), ("2015", 4), ("2024", 5)] {
-        let scored = scores_agree(&edition(name), seed, closures).unwrap();
+        let scored = scores_agree(&edition(name), seed, |_| {}, closures).unwrap();
         assert!(scored > 100, "{name}: only {scored} decisions scored");
     }
-    scores_agree(&every_2024_option(), 6, closures).unwrap();
+    scores_agree(&every_2024_option(), 6, |_| {}, closures).unwrap();
 }
 
 #[test]

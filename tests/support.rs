@@ -230,18 +230,21 @@ pub fn call_proc(
         .map_err(|e| format!("{} at {} in {}", e.message, e.place, e.rule))
 }
 
-/// Plays a match of `rs` (seed `seed`) choosing a best-scored option (ties by a number
-/// drawn from the seed), and at every decision compares the `prefer` scores of the match
-/// with those of a copy that `other` sets up differently (scores kept or not, machine
-/// code or closures). Returns how many decisions had scores, or where they differed.
+/// Plays a match of `rs` (seed `seed`, set up by `this`) choosing a best-scored option
+/// (ties by a number drawn from the seed), and at every decision compares the `prefer`
+/// scores of the match with those of a copy that `other` sets up differently (scores kept
+/// or not, machine code or closures). Returns how many decisions had scores, or where
+/// they differed.
 pub fn scores_agree(
     rs: &Ruleset,
     seed: u64,
+    this: impl Fn(&mut Match<'_>),
     other: impl Fn(&mut Match<'_>),
 ) -> Result<usize, String> {
     use fuba_engine::dice::DiceSource;
     use fuba_engine::vm::Status;
     let mut m = Match::new(rs, seed);
+    this(&mut m);
     let mut dice = SeededDice::new(seed);
     let mut pick = seed | 1;
     let mut scored = 0;

@@ -18,6 +18,14 @@
 //! count(t, b) == 1`) is left out of the values where that one is false: no closure
 //! reads it then, and which parts are left out is itself one of the values.
 //!
+//! Scores are kept only in a match without machine code for the scores
+//! (`FUBA_NO_NATIVE`, a machine without a code generator, a board past 32 areas): there
+//! they save 13% of a heuristic match of the original edition. With it, an offer's options
+//! are scored afresh in one call of the machine code ([`super::native::ScoreCode`]), which
+//! costs less than the values' key and the look-ups, and the few scores left to the
+//! closures (a constant) cost less than looking them up (`docs/performance.md`, "Machine
+//! code for the scores, twelfth round").
+//!
 //! It stays exact this way: a kept score was given by the closures themselves (a score
 //! whose closures gave up, and every option after it, is scored as usual and not kept),
 //! and the closures, given equal values, the same option and the same board, give the

@@ -27,9 +27,10 @@ use crate::value::Value;
 /// Most inputs a program may read; a program reading more stays word code.
 const MAX_INPUTS: usize = 32;
 
-/// The shortest score (in word instructions) compiled to machine code: entering machine
-/// code costs about what a closure tree of a dozen nodes does, so a shorter score stays
-/// closures (`docs/performance.md`, "Machine code for the scores, eleventh round").
+/// The shortest score (in word instructions) compiled to machine code: the options of an
+/// offer are scored in one call ([`ScoreCall::scores`]), so only the shortest scores
+/// (a constant, one local) stay closures (`docs/performance.md`, "Machine code for the
+/// scores, twelfth round").
 const MIN_SCORE_CODE: usize = 8;
 
 /// A leaf a program calls back for.

@@ -564,7 +564,9 @@ impl<'a> Match<'a> {
         self.hoist_scores(&d.hoist, base as usize);
         let mut out = Vec::with_capacity(self.opts.len());
         let mut result = Ok(());
-        let first = if d.keep.is_some() && self.kept.on {
+        // Scores are kept where there is no machine code for them: it scores an offer's
+        // options for less than keeping them costs (`vm/kept.rs`).
+        let first = if d.keep.is_some() && self.kept.on && self.score_code().is_none() {
             self.kept_scores(site, d, base as usize, &mut out)
         } else {
             self.direct_scores(site, d, base as usize, &mut out)
