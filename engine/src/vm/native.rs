@@ -22,7 +22,6 @@ use crate::board::{AreaId, AreaSet, Board, Direction, MAX_AREAS, Side};
 use crate::ir::{Role, Scope};
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
-use crate::value::Value;
 
 /// Most inputs a program may read; a program reading more stays word code.
 const MAX_INPUTS: usize = 32;
@@ -184,11 +183,12 @@ impl ScoreCode {
     }
 }
 
-/// Most inputs of a score that read the option (one per kind it is read as).
-const MAX_VARY: usize = 4;
+/// Most inputs of a score that read the option: one per kind it is read as (an area as
+/// an area and as a set, a move as a move).
+const MAX_VARY: usize = 2;
 
-/// Options scored by one call of the machine code, at most.
-const ROWS: usize = 64;
+/// Options scored by one call of the machine code, at most (an offer has fewer, mostly).
+const ROWS: usize = 32;
 
 /// A score's machine code ready for the options of one offer ([`ScoreCode::prepare`]).
 pub(crate) struct ScoreCall<'p> {
@@ -215,13 +215,11 @@ impl ScoreCall<'_> {
             let mut rows = [0u64; ROWS * MAX_VARY];
             let mut n = 0;
             'options: for &i in chunk {
-                let v = match m.opts.get(i as usize) {
-                    Some(Opt::Area(a)) => Value::Area(*a),
-                    Some(Opt::Move(mv)) => Value::Move(*mv),
-                    _ => break,
+                let Some(&o) = m.opts.get(i as usize) else {
+                    break;
                 };
                 for j in 0..w {
-                    let Some(word) = value_word(&v, self.kinds[j]) else {
+                    let Some(word) = option_word(o, self.kinds[j]) else {
                         break 'options;
                     };
                     rows[n * w + j] = word;
@@ -572,6 +570,18 @@ impl NativeFn {
     }
 }
 
+/// Option `o` as a word of kind `k` ([`value_word`] of its value), `None` when it is not
+/// one.
+#[inline]
+fn option_word(o: Opt, k: K) -> Option<u64> {
+    Some(match (o, k) {
+        (Opt::Area(a), K::Area) => u64::from(a),
+        (Opt::Area(a), K::Areas) => u64::from(AreaSet::one(a).0),
+        (Opt::Move(mv), K::Move) => super::word::move_word(mv),
+        _ => return None,
+    })
+}
+
 /// The pieces per area of both teams, read in place by the code's counts.
 fn read_counts(m: &Match<'_>, counts: &mut [u8; 2 * MAX_AREAS]) -> Option<()> {
     let [home, away] = &m.st.pieces[..] else {
@@ -580,4 +590,34 @@ fn read_counts(m: &Match<'_>, counts: &mut [u8; 2 * MAX_AREAS]) -> Option<()> {
     counts[..MAX_AREAS].copy_from_slice(&home.count);
     counts[MAX_AREAS..].copy_from_slice(&away.count);
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{Move, Value};
+
+    /// An option's word is its value's, of every kind.
+    #[test]
+    fn option_words_are_their_values_words() {
+        let kinds = [
+            K::Int,
+            K::Bool,
+            K::Team,
+            K::Area,
+            K::Areas,
+            K::Name,
+            K::Move,
+        ];
+        let mut opts: Vec<(Opt, Value)> = (0..32).map(|a| (Opt::Area(a), Value::Area(a))).collect();
+        for (from, to, keeper) in [(0, 1, false), (31, 0, true), (7, 7, false)] {
+            let m = Move { from, to, keeper };
+            opts.push((Opt::Move(m), Value::Move(m)));
+        }
+        for (o, v) in opts {
+            for k in kinds {
+                assert_eq!(option_word(o, k), value_word(&v, k), "{o:?} as {k:?}");
+            }
+        }
+    }
 }
