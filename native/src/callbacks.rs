@@ -21,6 +21,19 @@ pub(crate) struct Ctx {
     pub(crate) state: *const u8,
 }
 
+impl Ctx {
+    /// The state of a call into `host` that starts with `ops` operations counted.
+    pub(crate) fn new(host: &mut &mut dyn Host, ops: u64, limit: u64, state: &[u8]) -> Ctx {
+        Ctx {
+            host: host as *mut &mut dyn Host as *mut c_void,
+            fail: 0,
+            ops,
+            limit,
+            state: state.as_ptr(),
+        }
+    }
+}
+
 pub(crate) const FAIL: i32 = 8;
 pub(crate) const OPS: i32 = 16;
 pub(crate) const LIMIT: i32 = 24;

@@ -27,8 +27,6 @@
 //! assert_eq!(code.run(f, &mut NoHost, &[i64::MAX as u64], &mut ops, 100), None);
 //! ```
 
-use std::ffi::c_void;
-
 use cranelift_codegen::Context;
 use cranelift_codegen::ir::AbiParam;
 use cranelift_codegen::ir::types::I64;
@@ -327,22 +325,9 @@ impl Code {
         ops: &mut u64,
         limit: u64,
     ) -> Option<u64> {
-        let &(entry, need, bytes) = self.fns.get(f)?;
-        if inputs.len() < need || state.len() < bytes {
-            return None;
-        }
+        let run = self.entry(f, inputs.len(), state)?;
         let mut h: &mut dyn Host = host;
-        let mut ctx = Ctx {
-            host: &mut h as *mut &mut dyn Host as *mut c_void,
-            fail: 0,
-            ops: *ops,
-            limit,
-            state: state.as_ptr(),
-        };
-        // SAFETY: `entry` was made by `Compiler::finish` for a program whose inputs and
-        // state bytes were checked to fit `inputs` and `state`, and whose code stays
-        // mapped while `self` lives.
-        let run: Entry = unsafe { std::mem::transmute::<usize, Entry>(entry) };
+        let mut ctx = Ctx::new(&mut h, *ops, limit, state);
         let w = run(&mut ctx, inputs.as_ptr());
         *ops = ctx.ops;
         (ctx.fail == 0).then_some(w)
@@ -367,26 +352,15 @@ impl Code {
         ops: &mut u64,
         limit: u64,
     ) -> usize {
-        let Some(&(entry, need, bytes)) = self.fns.get(f) else {
+        let Some(run) = self.entry(f, inputs.len(), state) else {
             return 0;
         };
-        if inputs.len() < need
-            || state.len() < bytes
-            || vary.iter().any(|&v| usize::from(v) >= inputs.len())
-        {
+        if vary.iter().any(|&v| usize::from(v) >= inputs.len()) {
             return 0;
         }
         let width = vary.len().max(1);
         let mut h: &mut dyn Host = host;
-        let mut ctx = Ctx {
-            host: &mut h as *mut &mut dyn Host as *mut c_void,
-            fail: 0,
-            ops: *ops,
-            limit,
-            state: state.as_ptr(),
-        };
-        // SAFETY: as in `run_with`: the inputs and state bytes were checked to fit.
-        let run: Entry = unsafe { std::mem::transmute::<usize, Entry>(entry) };
+        let mut ctx = Ctx::new(&mut h, *ops, limit, state);
         let mut done = 0;
         for (row, o) in rows.chunks_exact(width).zip(out.iter_mut()) {
             for (&v, &w) in vary.iter().zip(row) {
@@ -403,6 +377,19 @@ impl Code {
         }
         *ops = ctx.ops;
         done
+    }
+
+    /// Program `f`'s entry, `None` when there is no such program or it reads more than
+    /// `inputs` inputs or the bytes of `state`.
+    fn entry(&self, f: usize, inputs: usize, state: &[u8]) -> Option<Entry> {
+        let &(entry, need, bytes) = self.fns.get(f)?;
+        if inputs < need || state.len() < bytes {
+            return None;
+        }
+        // SAFETY: `entry` was made by `Compiler::finish` for a program whose inputs and
+        // state bytes were just checked to fit, and whose code stays mapped while `self`
+        // lives.
+        Some(unsafe { std::mem::transmute::<usize, Entry>(entry) })
     }
 
     /// How many programs it holds.

@@ -231,6 +231,19 @@ impl Direct {
     }
 }
 
+/// An offer of a `choose ... from` being scored ([`Match::scored_offer`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Offer {
+    /// The frame's base and the option's local in it, and where that is on the stack.
+    base: usize,
+    slot: u16,
+    at: usize,
+    /// How many options come before the first arm.
+    pub(crate) end: usize,
+    /// Where the offer's scores start in the list of scores.
+    pub(crate) start: usize,
+}
+
 impl Match<'_> {
     /// After a direct expression gave its value: the calls of inlined procedures it made
     /// are counted, as their `CountCall` instructions would have.
@@ -308,32 +321,62 @@ impl Match<'_> {
         ) else {
             return 0;
         };
-        let at = base + *slot as usize;
-        if at >= self.stack.len() {
+        let Some(offer) = self.scored_offer(base, *slot, out.len()) else {
             return 0;
-        }
-        let end = (self.opts.iter())
-            .position(|o| matches!(o, Opt::Arm(..)))
-            .unwrap_or(self.opts.len());
-        let start = out.len();
+        };
         let mut pending = std::mem::take(&mut self.kept.pending);
         pending.clear();
-        for (i, o) in self.opts[..end].iter().enumerate() {
+        for (i, o) in self.opts[..offer.end].iter().enumerate() {
             out.push(0);
             if !matches!(o, Opt::Skip(_)) {
                 pending.push(i as u32);
             }
         }
-        let mut call = (self.score_code()).and_then(|c| c.prepare(site, self, base, *slot));
-        let r = self.score_options(
-            call.as_mut(),
-            (src, *e),
-            at,
-            base,
-            &pending,
-            &mut out[start..],
-        );
+        let done = self.score_offer(site, (src, *e), &offer, &pending, out);
         self.kept.pending = pending;
+        done
+    }
+
+    /// The offer waiting at a `choose ... from` whose option is in frame local `slot`,
+    /// its scores to start at `start` in the scores' list (`None`: the local is past the
+    /// stack).
+    pub(crate) fn scored_offer(&self, base: usize, slot: u16, start: usize) -> Option<Offer> {
+        let at = base + slot as usize;
+        (at < self.stack.len()).then(|| Offer {
+            base,
+            slot,
+            at,
+            end: (self.opts.iter())
+                .position(|o| matches!(o, Opt::Arm(..)))
+                .unwrap_or(self.opts.len()),
+            start,
+        })
+    }
+
+    /// Scores the options numbered `pending` of `offer` at decision `site` (its closures
+    /// and the score's code: `code`) into `out` (the other options' scores already
+    /// there): by machine code where it has some ([`Match::score_options`]). Returns how
+    /// many options `out` holds scores of: all before the first arm, or those before an
+    /// option whose closures gave up.
+    pub(crate) fn score_offer(
+        &mut self,
+        site: u32,
+        code: (&Src<i64>, u32),
+        offer: &Offer,
+        pending: &[u32],
+        out: &mut Vec<i64>,
+    ) -> usize {
+        let Offer {
+            base,
+            slot,
+            at,
+            end,
+            start,
+        } = *offer;
+        let mut call = (self.score_code())
+            .filter(|_| !pending.is_empty())
+            .and_then(|c| c.prepare(site, self, base, slot));
+        let r = self.score_options(call.as_mut(), code, at, base, pending, &mut out[start..]);
         match r {
             Ok(()) => end,
             Err(i) => {

@@ -213,22 +213,18 @@ impl Match<'_> {
             self.kept.clear();
         }
         let entry = self.kept.entry(site);
-        let at = base + *slot as usize;
-        if at >= self.stack.len() {
+        let Some(offer) = self.scored_offer(base, *slot, out.len()) else {
             return 0;
-        }
-        let end = (self.opts.iter())
-            .position(|o| matches!(o, Opt::Arm(..)))
-            .unwrap_or(self.opts.len());
+        };
+        let start = offer.start;
         // The kept scores, and which options have none.
-        let start = out.len();
         let mut pending = std::mem::take(&mut self.kept.pending);
         pending.clear();
         // Where the previous option was looked for: options come in the order scores are
         // kept in, so the next one is found by moving on from there.
         let mut j = 0;
         let scores = &self.kept.entries[entry].scores;
-        for (i, &o) in self.opts[..end].iter().enumerate() {
+        for (i, &o) in self.opts[..offer.end].iter().enumerate() {
             out.push(0);
             if matches!(o, Opt::Skip(_)) {
                 continue;
@@ -248,24 +244,7 @@ impl Match<'_> {
                 _ => pending.push(i as u32),
             }
         }
-        let mut call = (self.score_code())
-            .filter(|_| !pending.is_empty())
-            .and_then(|c| c.prepare(site, self, base, *slot));
-        let r = self.score_options(
-            call.as_mut(),
-            (src, *e),
-            at,
-            base,
-            &pending,
-            &mut out[start..],
-        );
-        let done = match r {
-            Ok(()) => end,
-            Err(i) => {
-                out.truncate(start + i);
-                i
-            }
-        };
+        let done = self.score_offer(site, (src, *e), &offer, &pending, out);
         let mut added = std::mem::take(&mut self.kept.added);
         added.clear();
         for &i in pending.iter().take_while(|&&i| (i as usize) < done) {
