@@ -186,13 +186,7 @@ proptest! {
         limit in prop_oneof![0..60u64, Just(u64::MAX)],
     ) {
         let prog = build(&consts, &items, &lp, ret);
-        let mut c = Compiler::new().unwrap();
-        for t in tables() {
-            c.table(t);
-        }
-        c.grid(grid());
-        let f = c.add(&prog).unwrap();
-        let code = c.finish().unwrap();
+        let (code, f) = compiled(&prog);
         let width = vary.len();
         let n = rows.len() / width;
         // One call.

@@ -542,18 +542,7 @@ impl NativeFn {
         }
         let mut words = [0u64; MAX_INPUTS];
         self.read_inputs(m, base, u16::MAX, &mut words)?;
-        self.run_words(native, m, &words[..self.inputs.len()], &counts, found)
-    }
-
-    /// Runs the machine code on its inputs read (`words`) and the pieces' counts.
-    fn run_words(
-        &self,
-        native: &Native,
-        m: &mut Match<'_>,
-        words: &[u64],
-        counts: &[u8; 2 * MAX_AREAS],
-        found: &mut [Found],
-    ) -> Option<(u64, usize)> {
+        let words = &words[..self.inputs.len()];
         let mut ops = m.ops;
         let limit = m.limits.ops_per_stage;
         let mut host = MatchHost {
@@ -564,7 +553,7 @@ impl NativeFn {
         };
         let w = native
             .code
-            .run_with(self.id, &mut host, words, counts, &mut ops, limit);
+            .run_with(self.id, &mut host, words, &counts, &mut ops, limit);
         host.m.ops = ops;
         w.map(|w| (w, host.n))
     }

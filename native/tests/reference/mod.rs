@@ -244,19 +244,24 @@ pub fn run_both(
     limit: u64,
     panic_id: Option<u32>,
 ) -> [Outcome; 2] {
-    let mut c = Compiler::new().unwrap();
-    for t in tables() {
-        c.table(t);
-    }
-    c.grid(grid());
-    let f = c.add(prog).unwrap();
-    let code = c.finish().unwrap();
+    let (code, f) = compiled(prog);
     let (mut h, mut ops) = (Mock::new(panic_id), ops0);
     let got = code.run_with(f, &mut h, inputs, state(), &mut ops, limit);
     let jit = (got, ops, h.calls);
     let (mut h, mut ops) = (Mock::new(panic_id), ops0);
     let want = eval(prog, &tables(), &mut h, inputs, &mut ops, limit);
     [jit, (want, ops, h.calls)]
+}
+
+/// `prog` compiled with the test tables and grid: the code and the program's number.
+pub fn compiled(prog: &[Op]) -> (Code, usize) {
+    let mut c = Compiler::new().unwrap();
+    for t in tables() {
+        c.table(t);
+    }
+    c.grid(grid());
+    let f = c.add(prog).unwrap();
+    (c.finish().unwrap(), f)
 }
 
 /// `prog`'s outcome, checked to be the evaluator's.
