@@ -296,11 +296,12 @@ impl Match<'_> {
     }
 
     /// The scores of the waiting `choose ... from` (decision `d`) whose score is one direct
-    /// integer expression, option after option in one loop: the option written into its
-    /// slot and the closures run, the score's code looked up once. Returns how many
-    /// options it scored into `out`: it stops at an option whose closures give up (the
-    /// caller scores that one and the rest as usual), and scores none when the score is
-    /// not such an expression.
+    /// integer expression, every option afresh: by the score's machine code in one call
+    /// where it has some, by the closures (the option written into its slot) where it
+    /// has none or gave up ([`Match::score_offer`]). Returns how many options it scored
+    /// into `out`: it stops at an option whose closures give up (the caller scores that
+    /// one and the rest as usual), and scores none when the score is not such an
+    /// expression.
     pub(crate) fn direct_scores(
         &mut self,
         site: u32,
