@@ -65,6 +65,8 @@ pub struct Game<'a> {
     /// For each team whose agent may take an answer back: the match before its last
     /// decision, until dice are rolled.
     before: [Option<Box<Match<'a>>>; 2],
+    /// The scores of the options of the decision asked about, room reused.
+    hints: Vec<i64>,
 }
 
 impl<'a> Game<'a> {
@@ -87,6 +89,7 @@ impl<'a> Game<'a> {
             played: [Vec::new(), Vec::new()],
             states: None,
             before: [None, None],
+            hints: Vec::new(),
         }
     }
 
@@ -213,11 +216,11 @@ impl<'a> Game<'a> {
             return Ok(());
         };
         let team = d.team as usize;
-        let hints = if self.agents[team].wants_hints() {
-            self.m.hints()?
-        } else {
-            Vec::new()
-        };
+        let mut hints = std::mem::take(&mut self.hints);
+        hints.clear();
+        if self.agents[team].wants_hints() {
+            self.m.hints_into(&mut hints)?;
+        }
         // A prompt that cannot be worked out is shown as the error, the match unaffected.
         let (prompt, notes) = if self.agents[team].wants_prompt() {
             let prompt = match self.m.prompt() {
@@ -274,6 +277,7 @@ impl<'a> Game<'a> {
             self.before[team] = Some(Box::new(self.m.clone()));
         }
         let opt = d.options.get(i).copied();
+        self.hints = hints;
         let before = (secret && self.worlds[1 - team].is_some()).then(|| self.m.fork());
         self.m.choose(i)?;
         for (t, w) in self.worlds.iter_mut().enumerate() {

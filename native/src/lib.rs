@@ -362,18 +362,37 @@ impl Code {
         let mut h: &mut dyn Host = host;
         let mut ctx = Ctx::new(&mut h, *ops, limit, state);
         let mut done = 0;
-        for (row, o) in rows.chunks_exact(width).zip(out.iter_mut()) {
-            for (&v, &w) in vary.iter().zip(row) {
-                inputs[usize::from(v)] = w;
-            }
+        // One run: `false` when it gave up (the operations it counted dropped).
+        let once = |ctx: &mut Ctx, inputs: &[u64], o: &mut u64| {
             let before = ctx.ops;
-            let w = run(&mut ctx, inputs.as_ptr());
+            let w = run(ctx, inputs.as_ptr());
             if ctx.fail != 0 {
                 ctx.ops = before;
-                break;
+                return false;
             }
             *o = w;
-            done += 1;
+            true
+        };
+        if let [v] = *vary {
+            // The common case, an option read as one kind, without the rows' inner loop.
+            let v = usize::from(v);
+            for (&w, o) in rows.iter().zip(out.iter_mut()) {
+                inputs[v] = w;
+                if !once(&mut ctx, inputs, o) {
+                    break;
+                }
+                done += 1;
+            }
+        } else {
+            for (row, o) in rows.chunks_exact(width).zip(out.iter_mut()) {
+                for (&v, &w) in vary.iter().zip(row) {
+                    inputs[usize::from(v)] = w;
+                }
+                if !once(&mut ctx, inputs, o) {
+                    break;
+                }
+                done += 1;
+            }
         }
         *ops = ctx.ops;
         done

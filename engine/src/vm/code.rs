@@ -290,6 +290,12 @@ pub struct DecisionSite {
     /// to machine code with the others' when a match first asks for scores
     /// ([`Program::score_code`]).
     pub(crate) word: Option<super::word::WordProg>,
+    /// The score as word code that works out the parts the closures hoist itself
+    /// (`None`: no part is hoisted, or no such code): compiled instead of
+    /// [`DecisionSite::word`] where its machine code calls the match back no more often
+    /// ([`super::native::ScoreCode::of`]), the closures' parts then worked out only if
+    /// the closures score an option.
+    pub(crate) word_own: Option<super::word::WordProg>,
 }
 
 /// What the kept scores of a decision are compared on ([`DecisionSite::keep`]): the

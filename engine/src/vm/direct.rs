@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use super::code::{DecisionSite, Ins};
-use super::machine::Match;
+use super::machine::{Match, Wait};
 use super::native::{ScoreCall, ScoreCode};
 use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet};
@@ -275,6 +275,18 @@ impl Match<'_> {
         self.direct_calls.clear();
     }
 
+    /// Works out the waiting decision's hoisted parts if they were left for the closures
+    /// ([`Match::unhoisted`]: its score's machine code works them out itself), before
+    /// the closures or the stack code score an option.
+    pub(crate) fn hoist_due(&mut self, base: usize) {
+        if std::mem::take(&mut self.unhoisted)
+            && let Wait::Decision { site, .. } = self.wait
+        {
+            let prog = self.prog;
+            self.hoist_scores(&prog.decisions[site as usize].hoist, base);
+        }
+    }
+
     /// Before the `prefer` scores of a decision are worked out: the parts of its score
     /// that do not depend on the option, each into its hidden local (`lower/hoist.rs`).
     /// A part that gives up leaves a value its readers refuse, so they give up too and
@@ -326,13 +338,18 @@ impl Match<'_> {
             return 0;
         };
         let mut pending = std::mem::take(&mut self.kept.pending);
+        out.resize(offer.start + offer.end, 0);
+        // Every option numbered, then those to skip left out: cheaper than a push each.
         pending.clear();
+        pending.resize(offer.end, 0);
+        let mut n = 0;
         for (i, o) in self.opts[..offer.end].iter().enumerate() {
-            out.push(0);
-            if !matches!(o, Opt::Skip(_)) {
-                pending.push(i as u32);
+            if let Some(p) = pending.get_mut(n) {
+                *p = i as u32;
             }
+            n += usize::from(!matches!(o, Opt::Skip(_)));
         }
+        pending.truncate(n);
         let done = self.score_offer(site, (src, *e), &offer, &pending, out);
         self.kept.pending = pending;
         done
@@ -410,6 +427,7 @@ impl Match<'_> {
                     break;
                 }
             }
+            self.hoist_due(base);
             let i = pending[p] as usize;
             let v = match self.opts[i] {
                 Opt::Area(a) => Value::Area(a),

@@ -105,6 +105,9 @@ pub struct Match<'a> {
     /// Inlined procedures called by the direct expression being worked out
     /// ([`super::direct`]): counted when it gives its value, dropped when it gives up.
     pub(crate) direct_calls: Vec<u16>,
+    /// Whether the waiting decision's score's hoisted parts are still to be worked out
+    /// before its closures score an option ([`Match::hoist_due`]).
+    pub(crate) unhoisted: bool,
     /// Whether direct expressions are worked out directly (off: their stack code runs).
     pub(crate) direct: bool,
     /// Whether loops that have machine code run it ([`Match::set_native`]).
@@ -180,6 +183,7 @@ impl Match<'_> {
             scoring: self.scoring,
             mod_rows: self.mod_rows.clone(),
             direct_calls: Vec::new(),
+            unhoisted: self.unhoisted,
             direct: self.direct,
             native: self.native,
             memo: self.memo.fresh(),
@@ -238,6 +242,7 @@ impl<'a> Match<'a> {
             scoring: false,
             mod_rows: Vec::new(),
             direct_calls: Vec::new(),
+            unhoisted: false,
             direct: true,
             native: true,
             memo: Memo::default(),

@@ -45,12 +45,18 @@ enum Leaf {
 }
 
 /// What a program reads before it runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Input {
     /// A frame local, as a word of the kind.
     Local(u16, K),
     /// A role's team.
     Role(Role),
+    /// A primitive of no operands (as [`word_signature`] gives it). It and a state
+    /// variable are read once before the program runs, not called back for each time the
+    /// code reads them: nothing changes the match while a program runs.
+    Prim(Prim),
+    /// A state variable of a single-valued scope, as a word of the kind.
+    Var(Scope, u16, K),
 }
 
 /// A word program's machine code: its number in [`Native`], its inputs, and whether it
@@ -93,19 +99,35 @@ pub(crate) fn attach(p: &mut Program, rs: &Ruleset) {
 /// crate refused it); `None` when nothing is compiled (`FUBA_NO_NATIVE`, no code
 /// generator, a board of more than 32 areas, no program).
 fn compile(words: &[Option<&WordProg>], rs: &Ruleset) -> Option<(Native, Vec<Option<NativeFn>>)> {
+    if words.iter().all(Option::is_none) {
+        return None;
+    }
+    compile_with(rs, |tables, leaves| {
+        (words.iter())
+            .map(|w| translate(w.as_ref()?, tables, leaves))
+            .collect()
+    })
+}
+
+/// A program in the native crate's form: its operations and the inputs it reads.
+type Translated = (Vec<Op>, Vec<Input>);
+
+/// The machine code of the programs `translate` gives (in the native crate's form, with
+/// the leaves they call back for), as [`compile`] makes it.
+fn compile_with(
+    rs: &Ruleset,
+    translate: impl FnOnce(&Tables, &mut Vec<Leaf>) -> Vec<Option<Translated>>,
+) -> Option<(Native, Vec<Option<NativeFn>>)> {
     let board = &rs.board;
-    if std::env::var_os("FUBA_NO_NATIVE").is_some()
-        || board.len() > 32
-        || words.iter().all(Option::is_none)
-    {
+    if std::env::var_os("FUBA_NO_NATIVE").is_some() || board.len() > 32 {
         return None;
     }
     let mut c = Compiler::new().ok()?;
     let tables = Tables::new(board, rs.count_cap, &mut c);
     let mut leaves = Vec::new();
-    let fns = (words.iter())
-        .map(|w| {
-            let (ops, inputs) = translate(w.as_ref()?, &tables, &mut leaves)?;
+    let fns = (translate(&tables, &mut leaves).into_iter())
+        .map(|t| {
+            let (ops, inputs) = t?;
             let id = c.add(&ops).ok()?;
             Some(NativeFn {
                 id,
@@ -118,6 +140,20 @@ fn compile(words: &[Option<&WordProg>], rs: &Ruleset) -> Option<(Native, Vec<Opt
     Some((Native { code, leaves }, fns))
 }
 
+/// A score's word program, if it is long enough to be worth machine code.
+fn long(w: &Option<WordProg>) -> Option<&WordProg> {
+    w.as_ref().filter(|w| w.code.len() >= MIN_SCORE_CODE)
+}
+
+/// How many times a program's code may call the match back (a primitive or a state
+/// variable that is not an input): what makes one program cost more than another of
+/// about the same length.
+fn callbacks(ops: &[Op]) -> usize {
+    (ops.iter())
+        .filter(|op| matches!(op, Op::Prim(..) | Op::Var(..)))
+        .count()
+}
+
 /// The machine code of the decisions' `prefer` scores (by decision site), compiled the
 /// first time a match of the program asks for scores ([`Program::score_code`]): matches
 /// of agents that never do (random ones) pay nothing for it.
@@ -125,16 +161,57 @@ fn compile(words: &[Option<&WordProg>], rs: &Ruleset) -> Option<(Native, Vec<Opt
 pub(crate) struct ScoreCode {
     native: Native,
     fns: Vec<Option<NativeFn>>,
+    /// By decision site: its machine code reads none of the parts the closures hoist out
+    /// of its score (it works them out itself), so they are worked out only if the
+    /// closures are to score an option ([`crate::vm::Match::hoist_due`]).
+    own_parts: Vec<bool>,
 }
 
 impl ScoreCode {
     /// The scores' machine code of `p` (`None`: none compiled).
+    ///
+    /// A score whose closures hoist parts has two word programs: one reading those parts
+    /// and one working them out itself ([`super::code::DecisionSite::word_own`]). The
+    /// second is compiled where it calls the match back no more often than the first:
+    /// then its options cost a few more operations each, and the closures' parts (about
+    /// as much each as a call back) are worked out only if the closures score an option.
     pub(crate) fn of(p: &Program, rs: &Ruleset) -> Option<ScoreCode> {
-        let words: Vec<Option<&WordProg>> = (p.decisions.iter())
-            .map(|d| d.word.as_ref().filter(|w| w.code.len() >= MIN_SCORE_CODE))
-            .collect();
-        let (native, fns) = compile(&words, rs)?;
-        Some(ScoreCode { native, fns })
+        if p.decisions.iter().all(|d| long(&d.word).is_none()) {
+            return None;
+        }
+        let mut own_parts = vec![false; p.decisions.len()];
+        let (native, fns) = compile_with(rs, |tables, leaves| {
+            (p.decisions.iter().zip(&mut own_parts))
+                .map(|(d, own_parts)| {
+                    let read = translate(long(&d.word)?, tables, leaves)?;
+                    let own = long(&d.word_own).and_then(|w| translate(w, tables, leaves));
+                    let parts = |(_, inputs): &Translated| {
+                        (inputs.iter()).any(|i| {
+                            matches!(i, Input::Local(s, _) if d.hoist.iter().any(|h| h.0 == *s))
+                        })
+                    };
+                    match own {
+                        Some(own) if callbacks(&own.0) <= callbacks(&read.0) && !parts(&own) => {
+                            *own_parts = true;
+                            Some(own)
+                        }
+                        _ => Some(read),
+                    }
+                })
+                .collect()
+        })?;
+        Some(ScoreCode {
+            native,
+            fns,
+            own_parts,
+        })
+    }
+
+    /// Whether decision `site`'s score has machine code that works out the parts the
+    /// closures hoist out of it itself (then the closures' parts wait until the closures
+    /// score an option).
+    pub(crate) fn own_parts(&self, site: u32) -> bool {
+        self.own_parts.get(site as usize).copied().unwrap_or(false)
     }
 
     /// How many decisions' scores have machine code.
@@ -214,17 +291,28 @@ impl ScoreCall<'_> {
         for chunk in pending.chunks(ROWS) {
             let mut rows = [0u64; ROWS * MAX_VARY];
             let mut n = 0;
-            'options: for &i in chunk {
-                let Some(&o) = m.opts.get(i as usize) else {
-                    break;
-                };
-                for j in 0..w {
-                    let Some(word) = option_word(o, self.kinds[j]) else {
-                        break 'options;
+            if let [k] = self.kinds[..w] {
+                // The common case, the option read as one kind.
+                for (&i, row) in chunk.iter().zip(&mut rows) {
+                    let Some(word) = m.opts.get(i as usize).and_then(|&o| option_word(o, k)) else {
+                        break;
                     };
-                    rows[n * w + j] = word;
+                    *row = word;
+                    n += 1;
                 }
-                n += 1;
+            } else {
+                'options: for &i in chunk {
+                    let Some(&o) = m.opts.get(i as usize) else {
+                        break;
+                    };
+                    for j in 0..w {
+                        let Some(word) = option_word(o, self.kinds[j]) else {
+                            break 'options;
+                        };
+                        rows[n * w + j] = word;
+                    }
+                    n += 1;
+                }
             }
             let mut words = [0u64; ROWS];
             let ran = self.run_rows(m, &rows[..n * w.max(1)], &mut words[..n]);
@@ -378,8 +466,14 @@ fn translate(
 ) -> Option<(Vec<Op>, Vec<Input>)> {
     let mut inputs: Vec<Input> = Vec::new();
     let mut input = |i: Input| -> Option<u16> {
-        let n = inputs.len();
-        inputs.push(i);
+        let n = match i {
+            Input::Prim(_) | Input::Var(..) => inputs.iter().position(|x| *x == i),
+            Input::Local(..) | Input::Role(_) => None,
+        };
+        let n = n.unwrap_or_else(|| {
+            inputs.push(i);
+            inputs.len() - 1
+        });
         (n < MAX_INPUTS).then_some(n as u16)
     };
     let mut leaf = |l: Leaf| -> u32 {
@@ -392,13 +486,16 @@ fn translate(
             W::Const(a, k) => Op::Const(a, *w.consts.get(k as usize)?),
             W::Local(a, s, k) => Op::Input(a, input(Input::Local(s, k))?),
             W::Role(a, r) => Op::Input(a, input(Input::Role(r))?),
-            W::Var(a, scope, i, k) => Op::Var(a, leaf(Leaf::Var(scope, i, k)), None),
+            W::Var(a, scope, i, k) => Op::Input(a, input(Input::Var(scope, i, k))?),
             W::TeamVar(a, scope, i, k, t) => Op::Var(a, leaf(Leaf::Var(scope, i, k)), Some(t)),
             W::Not(a, b) => Op::Not(a, b),
             W::Neg(a, b) => Op::Neg(a, b),
             W::Bin(o, a, b, c) => Op::Bin(bin(o), a, b, c),
             W::Copy(a, b) => Op::Copy(a, b),
             W::ToSet(a, b) => Op::ToSet(a, b),
+            W::Prim(p, a, _) if p.arity() == 0 && word_signature(p).is_some() => {
+                Op::Input(a, input(Input::Prim(p))?)
+            }
             W::Prim(p, a, xs) => match tables.op(p, a, xs) {
                 Some(op) => op,
                 None if word_signature(p).is_some() => Op::Prim(a, leaf(Leaf::Prim(p)), xs),
@@ -523,6 +620,8 @@ impl NativeFn {
                 }
                 Input::Local(s, k) => value_word(m.stack.get(base + s as usize)?, k)?,
                 Input::Role(r) => u64::from(m.role(r)),
+                Input::Prim(p) => prim(m, p, 0, 0, 0)?,
+                Input::Var(scope, i, k) => value_word(m.var_at(scope, i, 0)?, k)?,
             };
         }
         Some(skipped)

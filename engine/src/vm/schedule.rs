@@ -547,13 +547,22 @@ impl<'a> Match<'a> {
     /// rule gives none or there is no decision). Worked out with no lasting effect: nothing
     /// is logged or counted, and a score that could change the state runs on a copy.
     pub fn hints(&mut self) -> Result<Vec<i64>, RunError> {
+        let mut out = Vec::new();
+        self.hints_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// [`Match::hints`] into `out` (cleared first), whose room a driver asking at every
+    /// decision reuses.
+    pub fn hints_into(&mut self, out: &mut Vec<i64>) -> Result<(), RunError> {
+        out.clear();
         let Wait::Decision { site, .. } = self.wait else {
-            return Ok(Vec::new());
+            return Ok(());
         };
         let prog = self.prog;
         let d = &prog.decisions[site as usize];
         if d.prefer.iter().all(Option::is_none) || self.opts.len() < 2 {
-            return Ok(Vec::new());
+            return Ok(());
         }
         let saved = (!d.pure_prefer).then(|| self.st.clone());
         let log = self.log.take();
@@ -561,16 +570,24 @@ impl<'a> Match<'a> {
         self.counting = false;
         self.scoring = true;
         let base = self.frames.last().map_or(0, |f| f.base);
-        self.hoist_scores(&d.hoist, base as usize);
-        let mut out = Vec::with_capacity(self.opts.len());
+        if self.score_code().is_some_and(|c| c.own_parts(site)) {
+            self.unhoisted = true;
+        } else {
+            self.hoist_scores(&d.hoist, base as usize);
+        }
+        out.reserve(self.opts.len());
         let mut result = Ok(());
         // Scores are kept where there is no machine code for them: it scores an offer's
         // options for less than keeping them costs (`vm/kept.rs`).
         let first = if d.keep.is_some() && self.kept.on && self.score_code().is_none() {
-            self.kept_scores(site, d, base as usize, &mut out)
+            self.kept_scores(site, d, base as usize, out)
         } else {
-            self.direct_scores(site, d, base as usize, &mut out)
+            self.direct_scores(site, d, base as usize, out)
         };
+        if first < self.opts.len() {
+            self.hoist_due(base as usize);
+        }
+        self.unhoisted = false;
         for i in first..self.opts.len() {
             let entry = match self.opts[i] {
                 Opt::Area(a) => d.prefer[0].map(|(slot, e)| (slot, e, Value::Area(a))),
@@ -615,7 +632,7 @@ impl<'a> Match<'a> {
             self.touch();
         }
         match result {
-            Ok(()) => Ok(out),
+            Ok(()) => Ok(()),
             Err(Halt::Error(e)) => Err(self.fail_with(*e)),
             Err(_) => Err(self.fail("a `prefer` score ended the turn")),
         }

@@ -272,6 +272,7 @@ impl<'r> Lower<'r> {
                     hoist: Box::new([]),
                     keep: None,
                     word: None,
+                    word_own: None,
                 });
                 if let Some((_, score)) = prefer {
                     self.scores.push((score, site, 0, self.next_hidden));
@@ -319,6 +320,7 @@ impl<'r> Lower<'r> {
                     hoist: Box::new([]),
                     keep: None,
                     word: None,
+                    word_own: None,
                 });
                 for (i, a) in arms.iter().enumerate() {
                     if let Some(p) = &a.prefer {

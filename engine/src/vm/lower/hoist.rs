@@ -150,8 +150,15 @@ impl<'r> Lower<'r> {
             parts = (!h.ticks).then_some((h.nodes, h.rows));
         }
         if let (Some((nodes, rows)), true) = (parts, self.one_direct(at)) {
-            let parts = self.score_parts(n, nodes, rows);
-            self.p.decisions[site].word = parts.and_then(|p| self.word_score(n, p));
+            let hoisted = !nodes.is_empty() || !rows.is_empty();
+            let read = (self.score_parts(n, nodes, rows)).and_then(|p| self.word_score(n, p));
+            let own = (hoisted)
+                .then(|| self.score_parts(n, Vec::new(), Vec::new()))
+                .flatten()
+                .and_then(|p| self.word_score(n, p));
+            let d = &mut self.p.decisions[site];
+            d.word = read;
+            d.word_own = own;
         }
         at
     }
