@@ -63,6 +63,38 @@ fn scores_as_machine_code_are_the_closures_scores() {
     scores_agree(&every_2024_option(), 6, |_| {}, closures).unwrap();
 }
 
+/// A score whose machine code works out the parts the closures hoist itself leaves them
+/// to be worked out only if the closures score an option. Here the pass target's score
+/// reads the turn's modifier area, not set yet when the target is chosen: the machine code
+/// cannot read it, so the closures score every option, having worked the parts out first.
+#[test]
+fn scores_the_closures_take_over_read_their_hoisted_parts_afresh() {
+    let rs = layer(
+        "native-own-parts",
+        r#"
+[meta]
+extends = "original.toml"
+
+[procedures.pass_preference]
+section = "bot"
+params = "a: area"
+do = '''
+let kept = clamp(6 - (ball_value() - control_modifiers(start, a, a)), 0, 6)
+let progress = size(closer(a, pt))
+let shooting = if entirely_in_half(a, pt) { 4 } else { 0 }
+3 * kept + progress + shooting + (if mod_area == a { 1 } else { 0 })
+'''
+"#,
+    );
+    assert_same(&rs, 0..3, Agents::Heuristic);
+    let closures = |m: &mut fuba_engine::vm::Match<'_>| {
+        m.set_native(false);
+        m.set_keep_scores(false);
+    };
+    let scored = scores_agree(&rs, 3, |_| {}, closures).unwrap();
+    assert!(scored > 100, "only {scored} decisions scored");
+}
+
 #[test]
 fn the_original_editions_scores_have_machine_code() {
     if !has_codegen() || std::env::var_os("FUBA_NO_NATIVE").is_some() {

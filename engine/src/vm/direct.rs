@@ -277,7 +277,9 @@ impl Match<'_> {
 
     /// Works out the waiting decision's hoisted parts if they were left for the closures
     /// ([`Match::unhoisted`]: its score's machine code works them out itself), before
-    /// the closures or the stack code score an option.
+    /// the closures or the stack code score an option. Every way the closures score an
+    /// option calls it first ([`Match::score_options`], the rest of [`Match::hints`]):
+    /// until then the parts' locals may hold an earlier offer's values.
     pub(crate) fn hoist_due(&mut self, base: usize) {
         if std::mem::take(&mut self.unhoisted)
             && let Wait::Decision { site, .. } = self.wait
@@ -338,18 +340,21 @@ impl Match<'_> {
             return 0;
         };
         let mut pending = std::mem::take(&mut self.kept.pending);
-        out.resize(offer.start + offer.end, 0);
-        // Every option numbered, then those to skip left out: cheaper than a push each.
+        let end = offer.end;
+        out.extend(std::iter::repeat_n(0, end));
+        // The options to score: all but a skip, which `choose ... from` offers last.
+        let opts = &self.opts[..end];
+        let plain = match opts.last() {
+            Some(Opt::Skip(_)) => end - 1,
+            _ => end,
+        };
         pending.clear();
-        pending.resize(offer.end, 0);
-        let mut n = 0;
-        for (i, o) in self.opts[..offer.end].iter().enumerate() {
-            if let Some(p) = pending.get_mut(n) {
-                *p = i as u32;
-            }
-            n += usize::from(!matches!(o, Opt::Skip(_)));
+        if opts[..plain].iter().any(|o| matches!(o, Opt::Skip(_))) {
+            let scored = |&(_, o): &(usize, &Opt)| !matches!(o, Opt::Skip(_));
+            pending.extend((opts.iter().enumerate().filter(scored)).map(|(i, _)| i as u32));
+        } else {
+            pending.extend(0..plain as u32);
         }
-        pending.truncate(n);
         let done = self.score_offer(site, (src, *e), &offer, &pending, out);
         self.kept.pending = pending;
         done

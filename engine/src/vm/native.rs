@@ -51,9 +51,10 @@ enum Input {
     Local(u16, K),
     /// A role's team.
     Role(Role),
-    /// A primitive of no operands (as [`word_signature`] gives it). It and a state
-    /// variable are read once before the program runs, not called back for each time the
-    /// code reads them: nothing changes the match while a program runs.
+    /// A primitive of no operands (as [`word_signature`] gives it), in a score's code
+    /// ([`Once::Inputs`]). It and a state variable are read once before the program
+    /// runs, not called back for each time the code reads them: nothing changes the match
+    /// while a program runs.
     Prim(Prim),
     /// A state variable of a single-valued scope, as a word of the kind.
     Var(Scope, u16, K),
@@ -104,7 +105,7 @@ fn compile(words: &[Option<&WordProg>], rs: &Ruleset) -> Option<(Native, Vec<Opt
     }
     compile_with(rs, |tables, leaves| {
         (words.iter())
-            .map(|w| translate(w.as_ref()?, tables, leaves))
+            .map(|w| translate(w.as_ref()?, tables, leaves, Once::Calls))
             .collect()
     })
 }
@@ -183,8 +184,9 @@ impl ScoreCode {
         let (native, fns) = compile_with(rs, |tables, leaves| {
             (p.decisions.iter().zip(&mut own_parts))
                 .map(|(d, own_parts)| {
-                    let read = translate(long(&d.word)?, tables, leaves)?;
-                    let own = long(&d.word_own).and_then(|w| translate(w, tables, leaves));
+                    let read = translate(long(&d.word)?, tables, leaves, Once::Inputs)?;
+                    let own = (long(&d.word_own))
+                        .and_then(|w| translate(w, tables, leaves, Once::Inputs));
                     let parts = |(_, inputs): &Translated| {
                         (inputs.iter()).any(|i| {
                             matches!(i, Input::Local(s, _) if d.hoist.iter().any(|h| h.0 == *s))
@@ -458,11 +460,23 @@ fn grid(n: u8, f: &dyn Fn(AreaId, AreaId) -> u32) -> Box<Grid> {
     g
 }
 
+/// How a program reads the primitives of no operands and the state variables it needs.
+#[derive(Clone, Copy, PartialEq)]
+enum Once {
+    /// As inputs, read before it runs: for a score, run once per option of an offer and
+    /// prepared once for them all ([`ScoreCode::prepare`]).
+    Inputs,
+    /// By calling the match back where the code reads them: for a loop, run once, which
+    /// may not read them all.
+    Calls,
+}
+
 /// A word program in the native crate's form, with the inputs it reads.
 fn translate(
     w: &WordProg,
     tables: &Tables,
     leaves: &mut Vec<Leaf>,
+    once: Once,
 ) -> Option<(Vec<Op>, Vec<Input>)> {
     let mut inputs: Vec<Input> = Vec::new();
     let mut input = |i: Input| -> Option<u16> {
@@ -486,14 +500,19 @@ fn translate(
             W::Const(a, k) => Op::Const(a, *w.consts.get(k as usize)?),
             W::Local(a, s, k) => Op::Input(a, input(Input::Local(s, k))?),
             W::Role(a, r) => Op::Input(a, input(Input::Role(r))?),
-            W::Var(a, scope, i, k) => Op::Input(a, input(Input::Var(scope, i, k))?),
+            W::Var(a, scope, i, k) if once == Once::Inputs => {
+                Op::Input(a, input(Input::Var(scope, i, k))?)
+            }
+            W::Var(a, scope, i, k) => Op::Var(a, leaf(Leaf::Var(scope, i, k)), None),
             W::TeamVar(a, scope, i, k, t) => Op::Var(a, leaf(Leaf::Var(scope, i, k)), Some(t)),
             W::Not(a, b) => Op::Not(a, b),
             W::Neg(a, b) => Op::Neg(a, b),
             W::Bin(o, a, b, c) => Op::Bin(bin(o), a, b, c),
             W::Copy(a, b) => Op::Copy(a, b),
             W::ToSet(a, b) => Op::ToSet(a, b),
-            W::Prim(p, a, _) if p.arity() == 0 && word_signature(p).is_some() => {
+            W::Prim(p, a, _)
+                if once == Once::Inputs && p.arity() == 0 && word_signature(p).is_some() =>
+            {
                 Op::Input(a, input(Input::Prim(p))?)
             }
             W::Prim(p, a, xs) => match tables.op(p, a, xs) {
@@ -620,8 +639,7 @@ impl NativeFn {
                 }
                 Input::Local(s, k) => value_word(m.stack.get(base + s as usize)?, k)?,
                 Input::Role(r) => u64::from(m.role(r)),
-                Input::Prim(p) => prim(m, p, 0, 0, 0)?,
-                Input::Var(scope, i, k) => value_word(m.var_at(scope, i, 0)?, k)?,
+                Input::Prim(..) | Input::Var(..) => read_once(m, *i)?,
             };
         }
         Some(skipped)
@@ -668,6 +686,17 @@ fn option_word(o: Opt, k: K) -> Option<u64> {
         (Opt::Move(mv), K::Move) => super::word::move_word(mv),
         _ => return None,
     })
+}
+
+/// A score's input read once before its code runs ([`Once::Inputs`]): out of line,
+/// leaving the loops' reading of their locals as small as it was.
+#[inline(never)]
+fn read_once(m: &Match<'_>, i: Input) -> Option<u64> {
+    match i {
+        Input::Prim(p) => prim(m, p, 0, 0, 0),
+        Input::Var(scope, i, k) => value_word(m.var_at(scope, i, 0)?, k),
+        Input::Local(..) | Input::Role(_) => None,
+    }
 }
 
 /// The pieces per area of both teams, read in place by the code's counts.
