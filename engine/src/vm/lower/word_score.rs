@@ -1,5 +1,5 @@
 //! Word code of a decision's `prefer` score ([`crate::vm::word`], compiled by
-//! `vm/native.rs`): the score of one option, run for each option while the decision
+//! `vm/native/score.rs`): the score of one option, run for each option while the decision
 //! waits, before its closures (which score an option the machine code gives up on).
 //!
 //! It reads the parts of the score the closures hoisted (`hoist.rs`: worked out once per
