@@ -132,11 +132,18 @@ impl Agent for HeuristicAgent {
         if d.hints.len() != d.options.len() {
             return Ok(self.rng.below(d.options.len() as u32) as usize);
         }
-        let best = d.hints.iter().copied().max().unwrap_or(0);
+        // The best score and how many options have it, in one pass.
+        let (mut best, mut ties) = (i64::MIN, 0u32);
+        for &h in d.hints {
+            if h > best {
+                (best, ties) = (h, 1);
+            } else if h == best {
+                ties += 1;
+            }
+        }
         // The k-th of the options scored best, found again instead of listed at every
         // decision: the same draw picks the same option.
-        let ties = d.hints.iter().filter(|h| **h == best).count();
-        let k = self.rng.below(ties as u32) as usize;
+        let k = self.rng.below(ties) as usize;
         Ok(d.hints
             .iter()
             .enumerate()

@@ -105,6 +105,9 @@ pub struct Match<'a> {
     /// Inlined procedures called by the direct expression being worked out
     /// ([`super::direct`]): counted when it gives its value, dropped when it gives up.
     pub(crate) direct_calls: Vec<u16>,
+    /// Moves found by a loop's machine code, added to their sets when it has run
+    /// ([`super::moves_loop::MovesLoop::run`]): a buffer kept from loop to loop.
+    pub(crate) found: Vec<super::moves_loop::Found>,
     /// Whether the waiting decision's score's hoisted parts are still to be worked out
     /// before its closures score an option ([`Match::hoist_due`]).
     pub(crate) unhoisted: bool,
@@ -183,6 +186,7 @@ impl Match<'_> {
             scoring: self.scoring,
             mod_rows: self.mod_rows.clone(),
             direct_calls: Vec::new(),
+            found: Vec::new(),
             unhoisted: self.unhoisted,
             direct: self.direct,
             native: self.native,
@@ -242,6 +246,7 @@ impl<'a> Match<'a> {
             scoring: false,
             mod_rows: Vec::new(),
             direct_calls: Vec::new(),
+            found: Vec::new(),
             unhoisted: false,
             direct: true,
             native: true,
@@ -403,6 +408,14 @@ impl<'a> Match<'a> {
 
     // ------------------------------------------------------------------ frames
 
+    /// Grows the operand stack to `len` with empty slots (a frame's locals), in line: a
+    /// call of `Vec::resize_with` cost about 115 host instructions a frame.
+    #[inline]
+    fn open_slots(&mut self, len: usize) {
+        let extra = len.saturating_sub(self.stack.len());
+        self.stack.extend((0..extra).map(|_| Value::None));
+    }
+
     /// Enters code unit `u` whose arguments are on the stack; `ret` is where to go after.
     /// A pure procedure whose value is remembered is not entered: its value is pushed.
     pub(crate) fn enter(&mut self, u: u32, ret: u32, at: u32) -> Result<(), Halt> {
@@ -435,8 +448,7 @@ impl<'a> Match<'a> {
             }
             UnitKind::Rule => {}
             UnitKind::Hook => {
-                self.stack
-                    .resize_with(base + unit.slots as usize, Value::default);
+                self.open_slots(base + unit.slots as usize);
                 self.frames.push(Frame {
                     ret,
                     base: base as u32,
@@ -452,8 +464,7 @@ impl<'a> Match<'a> {
         if self.depth >= self.limits.max_call_depth {
             return Err(self.too_deep(at));
         }
-        self.stack
-            .resize_with(base + unit.slots as usize, Value::default);
+        self.open_slots(base + unit.slots as usize);
         self.depth += 1;
         self.frames.push(Frame {
             ret,

@@ -350,9 +350,9 @@ fn bin(o: WOp) -> BinOp {
 struct MatchHost<'a, 'm> {
     m: &'a mut Match<'m>,
     leaves: &'a [Leaf],
-    /// The moves found so far: the first `n` (none for a score).
-    found: &'a mut [Found],
-    n: usize,
+    /// The moves found so far, at most [`MAX_FOUND`]; `None` for a score, which finds
+    /// none.
+    found: Option<&'a mut Vec<Found>>,
 }
 
 impl Host for MatchHost<'_, '_> {
@@ -380,23 +380,27 @@ impl Host for MatchHost<'_, '_> {
     }
 
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
-        *self.found.get_mut(self.n)? = (acc, team as u8, from as u8, AreaSet(dests as u32));
-        self.n += 1;
+        let found = self.found.as_deref_mut()?;
+        if found.len() >= MAX_FOUND {
+            return None;
+        }
+        found.push((acc, team as u8, from as u8, AreaSet(dests as u32)));
         Some(())
     }
 }
 
 impl NativeFn {
-    /// Runs the machine code of a loop's word program: how many moves it found (into
-    /// `found`), `None` when it gave up.
+    /// Runs the machine code of a loop's word program, the moves it finds pushed onto
+    /// `found` (emptied first); `None` when it gave up.
     pub(crate) fn run(
         &self,
         native: &Native,
         m: &mut Match<'_>,
         base: usize,
-        found: &mut [Found; MAX_FOUND],
-    ) -> Option<usize> {
-        self.call(native, m, base, found).map(|(_, n)| n)
+        found: &mut Vec<Found>,
+    ) -> Option<()> {
+        found.clear();
+        self.call(native, m, base, found).map(|_| ())
     }
 
     /// Reads the inputs other than those of frame local `skip` (`u16::MAX`: none) into
@@ -424,14 +428,15 @@ impl NativeFn {
         Some(skipped)
     }
 
-    /// Runs the machine code: the word it returned and how many moves it found.
+    /// Runs the machine code: the word it returned; the moves it found are pushed onto
+    /// `found`.
     fn call(
         &self,
         native: &Native,
         m: &mut Match<'_>,
         base: usize,
-        found: &mut [Found],
-    ) -> Option<(u64, usize)> {
+        found: &mut Vec<Found>,
+    ) -> Option<u64> {
         let mut counts = [0u8; 2 * MAX_AREAS];
         if self.counts {
             read_counts(m, &mut counts)?;
@@ -444,14 +449,13 @@ impl NativeFn {
         let mut host = MatchHost {
             m,
             leaves: &native.leaves,
-            found,
-            n: 0,
+            found: Some(found),
         };
         let w = native
             .code
             .run_with(self.id, &mut host, words, &counts, &mut ops, limit);
         host.m.ops = ops;
-        w.map(|w| (w, host.n))
+        w
     }
 }
 

@@ -219,8 +219,7 @@ impl ScoreCall<'_> {
         let mut host = MatchHost {
             m,
             leaves: &self.native.leaves,
-            found: &mut [],
-            n: 0,
+            found: None,
         };
         let n = f.inputs.len();
         let done = self.native.code.run_rows(
