@@ -391,7 +391,7 @@ impl Host for MatchHost<'_, '_> {
 
 impl NativeFn {
     /// Runs the machine code of a loop's word program, the moves it finds pushed onto
-    /// `found` (emptied first); `None` when it gave up.
+    /// `found`; `None` when it gave up.
     pub(crate) fn run(
         &self,
         native: &Native,
@@ -399,7 +399,6 @@ impl NativeFn {
         base: usize,
         found: &mut Vec<Found>,
     ) -> Option<()> {
-        found.clear();
         self.call(native, m, base, found).map(|_| ())
     }
 
