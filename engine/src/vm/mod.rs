@@ -39,7 +39,7 @@ mod typed;
 pub mod vmprof;
 mod word;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 pub use code::Program;
 pub(crate) use fold::reads_the_match;
@@ -173,8 +173,9 @@ pub struct Counters {
     pub ops: u64,
     /// Times the ball changed hands (`give_ball` to the other team).
     pub control_changes: u32,
-    /// Labelled options picked, by decision name and label symbol.
-    pub arms: HashMap<(Sym, Sym), u32>,
+    /// Labelled options picked, by decision name and label symbol (a map with a fast,
+    /// fixed hash: counted at every labelled choice, a per-process keyed SipHash cost more).
+    pub arms: FxHashMap<(Sym, Sym), u32>,
     /// For each of the ruleset's breakdown figures ([`Ruleset::breakdowns`]): the field
     /// values seen and how often.
     pub by_field: Vec<Vec<(Value, u32)>>,
@@ -195,7 +196,7 @@ impl Counters {
             dice: 0,
             ops: 0,
             control_changes: 0,
-            arms: HashMap::new(),
+            arms: FxHashMap::default(),
             by_field: vec![Vec::new(); rs.breakdowns.len()],
             tested: vec![0; rs.figures.len()],
         }
