@@ -64,6 +64,15 @@ impl std::fmt::Debug for MovesLoop {
 /// Moves found: which set, the team, the start area and the destinations.
 pub(crate) type Found = (u8, Team, AreaId, AreaSet);
 
+/// Keeps a move found aside; `None` (the loop gives up) past [`MAX_FOUND`].
+pub(crate) fn push_found(found: &mut Vec<Found>, f: Found) -> Option<()> {
+    if found.len() >= MAX_FOUND {
+        return None;
+    }
+    found.push(f);
+    Some(())
+}
+
 /// Adds the moves of the field piece in `from` to `ms`, as `moves(t, from, to)` gives
 /// them: an unmoved field piece of the team must stand there (the first one found), and
 /// it may not stay where it is.
@@ -120,8 +129,8 @@ impl MovesLoop {
 
     /// The moves found, added to their sets. Nothing gives up here: the sets were found
     /// to be move sets before the loop ran, and its body binds none of them (the
-    /// lowering checks).
-    /// Each set is made unique once, not once per move found (the adding commutes).
+    /// lowering checks). Each set is made unique once, not once per move found (the
+    /// adding commutes).
     fn add_found(&self, m: &mut Match<'_>, base: usize, found: &[Found]) {
         for (i, &slot) in self.accs.iter().enumerate() {
             let mut mine = found.iter().filter(|f| usize::from(f.0) == i).peekable();
@@ -153,10 +162,7 @@ fn run_parts(parts: &[Part], m: &mut Match<'_>, base: usize, found: &mut Vec<Fou
                 let t = team.get(m, base)?.0;
                 let from = from.get(m, base)?.0;
                 let to = dests.get(m, base)?;
-                if found.len() >= MAX_FOUND {
-                    return None;
-                }
-                found.push((*acc, t, from, to));
+                push_found(found, (*acc, t, from, to))?;
             }
             Part::If(c, inner) => {
                 if c.get(m, base)? {

@@ -19,7 +19,7 @@ pub(crate) use score::{ScoreCall, ScoreCode};
 
 use super::code::Program;
 use super::machine::Match;
-use super::moves_loop::{Found, MAX_FOUND};
+use super::moves_loop::{Found, push_found};
 use super::word::{K, W, WOp, WordProg, prim, value, value_word, word_signature};
 use crate::board::{AreaId, AreaSet, Board, Direction, MAX_AREAS, Side};
 use crate::ir::{Role, Scope};
@@ -350,8 +350,8 @@ fn bin(o: WOp) -> BinOp {
 struct MatchHost<'a, 'm> {
     m: &'a mut Match<'m>,
     leaves: &'a [Leaf],
-    /// The moves found so far, at most [`MAX_FOUND`]; `None` for a score, which finds
-    /// none.
+    /// The moves found so far, at most [`super::moves_loop::MAX_FOUND`]; `None` for a
+    /// score, which finds none.
     found: Option<&'a mut Vec<Found>>,
 }
 
@@ -380,28 +380,12 @@ impl Host for MatchHost<'_, '_> {
     }
 
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
-        let found = self.found.as_deref_mut()?;
-        if found.len() >= MAX_FOUND {
-            return None;
-        }
-        found.push((acc, team as u8, from as u8, AreaSet(dests as u32)));
-        Some(())
+        let f = (acc, team as u8, from as u8, AreaSet(dests as u32));
+        push_found(self.found.as_deref_mut()?, f)
     }
 }
 
 impl NativeFn {
-    /// Runs the machine code of a loop's word program, the moves it finds pushed onto
-    /// `found`; `None` when it gave up.
-    pub(crate) fn run(
-        &self,
-        native: &Native,
-        m: &mut Match<'_>,
-        base: usize,
-        found: &mut Vec<Found>,
-    ) -> Option<()> {
-        self.call(native, m, base, found).map(|_| ())
-    }
-
     /// Reads the inputs other than those of frame local `skip` (`u16::MAX`: none) into
     /// `words`: which inputs read `skip` (bit `i`: input `i`), `None` when an input is
     /// not a word of its kind.
@@ -427,15 +411,15 @@ impl NativeFn {
         Some(skipped)
     }
 
-    /// Runs the machine code: the word it returned; the moves it found are pushed onto
-    /// `found`.
-    fn call(
+    /// Runs the machine code of a loop's word program, the moves it finds pushed onto
+    /// `found`; `None` when it gave up.
+    pub(crate) fn run(
         &self,
         native: &Native,
         m: &mut Match<'_>,
         base: usize,
         found: &mut Vec<Found>,
-    ) -> Option<u64> {
+    ) -> Option<()> {
         let mut counts = [0u8; 2 * MAX_AREAS];
         if self.counts {
             read_counts(m, &mut counts)?;
@@ -454,7 +438,7 @@ impl NativeFn {
             .code
             .run_with(self.id, &mut host, words, &counts, &mut ops, limit);
         host.m.ops = ops;
-        w
+        w.map(|_| ())
     }
 }
 
