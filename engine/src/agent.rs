@@ -132,23 +132,27 @@ impl Agent for HeuristicAgent {
         if d.hints.len() != d.options.len() {
             return Ok(self.rng.below(d.options.len() as u32) as usize);
         }
-        // The best score and how many options have it, in one pass.
-        let (mut best, mut ties) = (i64::MIN, 0u32);
-        for &h in d.hints {
+        // The best score, how many options have it and the first of them, in one pass.
+        let (mut best, mut ties, mut first) = (i64::MIN, 0u32, 0usize);
+        for (i, &h) in d.hints.iter().enumerate() {
             if h > best {
-                (best, ties) = (h, 1);
+                (best, ties, first) = (h, 1, i);
             } else if h == best {
                 ties += 1;
             }
         }
-        // The k-th of the options scored best, found again instead of listed at every
-        // decision: the same draw picks the same option.
+        // The k-th of the options scored best: the first is known; a later one is found
+        // again rather than listed at every decision. The same draw picks the same option.
         let k = self.rng.below(ties) as usize;
+        if k == 0 {
+            return Ok(first);
+        }
         Ok(d.hints
             .iter()
             .enumerate()
+            .skip(first + 1)
             .filter(|(_, h)| **h == best)
-            .nth(k)
+            .nth(k - 1)
             .map_or(0, |(i, _)| i))
     }
     fn name(&self) -> String {

@@ -69,6 +69,27 @@ pub struct Game<'a> {
     hints: Vec<i64>,
 }
 
+/// What an agent asks of the match beyond a decision's options, asked once per
+/// [`Game::run`] (the agents cannot change while it runs) instead of at every decision.
+#[derive(Clone, Copy, Default)]
+struct Wants {
+    hints: bool,
+    prompt: bool,
+    worlds: bool,
+    take_back: bool,
+}
+
+impl Wants {
+    fn of(agent: &dyn Agent) -> Self {
+        Wants {
+            hints: agent.wants_hints(),
+            prompt: agent.wants_prompt(),
+            worlds: agent.wants_worlds(),
+            take_back: agent.may_take_back(),
+        }
+    }
+}
+
 impl<'a> Game<'a> {
     /// A match under `rs` with the given dice and agents.
     pub fn new(
@@ -166,8 +187,9 @@ impl<'a> Game<'a> {
     /// Runs the match (or the scenario's run) to its end. `observe` is called after every
     /// stage (for invariant checks).
     pub fn run(&mut self, observe: &mut Observer<'_>) -> Result<(), RunError> {
+        let wants = [Wants::of(&*self.agents[0]), Wants::of(&*self.agents[1])];
         for t in 0..2 {
-            if self.agents[t].wants_worlds() && self.worlds[t].is_none() {
+            if wants[t].worlds && self.worlds[t].is_none() {
                 self.worlds[t] = Some(Worlds::new());
             }
         }
@@ -179,7 +201,7 @@ impl<'a> Game<'a> {
                 w.follow(&self.m, status);
             }
             match status {
-                Status::Decision => self.decide()?,
+                Status::Decision => self.decide(&wants)?,
                 Status::Chance => {
                     // An answer cannot be taken back past a roll.
                     self.before = [None, None];
@@ -211,18 +233,19 @@ impl<'a> Game<'a> {
     }
 
     /// Asks the deciding team's agent.
-    fn decide(&mut self) -> Result<(), RunError> {
+    fn decide(&mut self, wants: &[Wants; 2]) -> Result<(), RunError> {
         let Some(d) = self.m.decision() else {
             return Ok(());
         };
         let team = d.team as usize;
+        let wants = wants[team];
         let mut hints = std::mem::take(&mut self.hints);
         hints.clear();
-        if self.agents[team].wants_hints() {
+        if wants.hints {
             self.m.hints_into(&mut hints)?;
         }
         // A prompt that cannot be worked out is shown as the error, the match unaffected.
-        let (prompt, notes) = if self.agents[team].wants_prompt() {
+        let (prompt, notes) = if wants.prompt {
             let prompt = match self.m.prompt() {
                 Some(Ok(p)) => p,
                 Some(Err(e)) => format!("(the prompt could not be worked out: {e})"),
@@ -247,7 +270,7 @@ impl<'a> Game<'a> {
             ..d
         };
         let (deciding, secret) = (d.team, d.secret);
-        let search = self.agents[team].wants_worlds().then(|| SearchView {
+        let search = wants.worlds.then(|| SearchView {
             worlds: match &self.worlds[team] {
                 Some(w) => w.all(&self.m),
                 None => vec![&self.m],
@@ -263,7 +286,7 @@ impl<'a> Game<'a> {
             Ok(i) => i,
             Err(msg) => return Err(self.m.fail(msg)),
         };
-        if i == crate::agent::TAKE_BACK && self.agents[team].may_take_back() {
+        if i == crate::agent::TAKE_BACK && wants.take_back {
             // Back to the team's previous decision, if no die was rolled since; else the
             // agent is asked again.
             if let Some(before) = self.before[team].take() {
@@ -273,7 +296,7 @@ impl<'a> Game<'a> {
             }
             return Ok(());
         }
-        if self.agents[team].may_take_back() && self.worlds.iter().all(Option::is_none) {
+        if wants.take_back && self.worlds.iter().all(Option::is_none) {
             self.before[team] = Some(Box::new(self.m.clone()));
         }
         let opt = d.options.get(i).copied();

@@ -51,6 +51,17 @@ impl Pieces {
         s
     }
 
+    /// What of a move set the team's pieces not yet moved can still make
+    /// (`unmoved_moves`): the goalkeeper's part when the goalkeeper has not moved and is
+    /// where the set's goalkeeper moves start, and the start areas of the field moves.
+    pub fn unmoved_part(
+        &self,
+        keeper: Option<(AreaId, AreaSet)>,
+    ) -> (Option<(AreaId, AreaSet)>, AreaSet) {
+        let keeper = keeper.filter(|&(k, _)| self.moved & 1 == 0 && k == self.at[0]);
+        (keeper, self.field_areas(true))
+    }
+
     /// Field pieces in an area.
     pub fn field_in(&self, a: AreaId) -> u8 {
         self.count[a as usize] - u8::from(self.at[0] == a)

@@ -91,6 +91,10 @@ pub enum Ins {
     MatchJump(u16, u32),
     /// Pop the options and the team; a decision ([`Program::decisions`]).
     ChooseFrom(u32),
+    /// `choose ... from unmoved_moves(set, t)`: pop `t`, the move set and the deciding
+    /// team; a decision offering the moves of the set that `t`'s pieces not yet moved can
+    /// make (the narrowed set is never made).
+    ChooseUnmoved(u32),
     /// Pop one boolean per arm (its guard) and the team; a decision. The picked arm's
     /// index is pushed.
     ChooseArms(u32),

@@ -497,6 +497,7 @@ impl Match<'_> {
                 | Ins::IntList(..)
                 | Ins::NoArm(..)
                 | Ins::ChooseFrom(..)
+                | Ins::ChooseUnmoved(..)
                 | Ins::ChooseArms(..)
                 | Ins::ArmJump(..)
                 | Ins::Roll(..)

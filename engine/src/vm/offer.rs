@@ -4,18 +4,26 @@
 use super::machine::{Match, Wait};
 use super::{Halt, as_bool};
 use crate::agent::Opt;
-use crate::board::MAX_AREAS;
+use crate::board::{AreaId, AreaSet, MAX_AREAS};
 use crate::log::{EventKind, team_name};
 use crate::value::{Move, MoveSet, Team, Value};
 
 /// The moves of a set as options, in [`MoveSet::iter`]'s order (goalkeeper first, then by
-/// start and end area), in plain loops over the bits: a movement decision offers 50–100
+/// start and end area), in plain loops over the bits: a movement decision offers 10–100
 /// moves, and the chained iterator cost more (so did reserving the room first: counting
 /// the moves walks the set once more; and counting each start area's moves to write them
-/// without a capacity check each: the build has no `popcnt`). The start areas are tested
-/// four at a time (most have no move).
-fn moves_into(m: &MoveSet, opts: &mut Vec<Opt>) {
-    if let Some((from, to)) = m.keeper {
+/// without a capacity check each: the build has no `popcnt`). The start areas with moves
+/// are found first as a mask of the rows (most rows are empty).
+///
+/// Only the goalkeeper's part `keeper` and the field moves starting in `starts` are
+/// taken (`choose ... from unmoved_moves(set, team)` offers them without the set made).
+fn moves_into(
+    m: &MoveSet,
+    keeper: Option<(AreaId, AreaSet)>,
+    starts: AreaSet,
+    opts: &mut Vec<Opt>,
+) {
+    if let Some((from, to)) = keeper {
         for to in to.iter() {
             opts.push(Opt::Move(Move {
                 from,
@@ -24,20 +32,23 @@ fn moves_into(m: &MoveSet, opts: &mut Vec<Opt>) {
             }));
         }
     }
-    // Four start areas at a time: most are empty, and one test skips four.
-    const _: () = assert!(MAX_AREAS % 4 == 0);
-    for (c, four) in m.field.chunks_exact(4).enumerate() {
-        if four[0].0 | four[1].0 | four[2].0 | four[3].0 == 0 {
-            continue;
-        }
-        for (i, to) in four.iter().enumerate() {
-            for to in to.iter() {
-                opts.push(Opt::Move(Move {
-                    from: (c * 4 + i) as u8,
-                    to,
-                    keeper: false,
-                }));
-            }
+    const _: () = assert!(MAX_AREAS <= 32);
+    let mut rows = 0u32;
+    for (i, to) in m.field.iter().enumerate() {
+        rows |= u32::from(to.0 != 0) << i;
+    }
+    rows &= starts.0;
+    while rows != 0 {
+        let from = rows.trailing_zeros() as u8;
+        rows &= rows - 1;
+        let mut to = m.field[from as usize].0;
+        while to != 0 {
+            opts.push(Opt::Move(Move {
+                from,
+                to: to.trailing_zeros() as u8,
+                keeper: false,
+            }));
+            to &= to - 1;
         }
     }
 }
@@ -52,7 +63,7 @@ impl Match<'_> {
         match &coll {
             Value::Areas(s) => self.opts.extend(s.iter().map(Opt::Area)),
             Value::Area(a) => self.opts.push(Opt::Area(*a)),
-            Value::Moves(m) => moves_into(m, &mut self.opts),
+            Value::Moves(m) => moves_into(m, m.keeper, AreaSet(u32::MAX), &mut self.opts),
             Value::None => {}
             other => return Err(self.error(at, format!("cannot choose from {other:?}"))),
         }
@@ -61,6 +72,26 @@ impl Match<'_> {
         }
         // A set offered is most often a primitive's, held by no one now.
         self.recycle(coll);
+        self.offer(site, team, at)
+    }
+
+    /// `choose ... from unmoved_moves(set, t)`: the moves of the set that the pieces of
+    /// `t` not yet moved can make, offered without the narrowed set made; whether the
+    /// match now waits.
+    pub(super) fn choose_unmoved(&mut self, site: u32, at: u32) -> Result<bool, Halt> {
+        let d = &self.prog.decisions[site as usize];
+        let t = self.pop_team(at)?;
+        let coll = self.pop();
+        let team = self.pop_team(at)?;
+        let Value::Moves(m) = &coll else {
+            return Err(self.error(at, "expected a move set"));
+        };
+        self.opts.clear();
+        let (keeper, starts) = self.st.pieces[t as usize].unmoved_part(m.keeper);
+        moves_into(m, keeper, starts, &mut self.opts);
+        if let Some(s) = d.skip {
+            self.opts.push(Opt::Skip(s));
+        }
         self.offer(site, team, at)
     }
 

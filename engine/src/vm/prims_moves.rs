@@ -41,9 +41,7 @@ impl Match<'_> {
                 let t = self.team_v(&self.stack[base + 1], at)?;
                 let pc = &self.st.pieces[t as usize];
                 let mut out = self.moves_from_arg(base, pc.field_areas(true), at)?;
-                if pc.moved & 1 != 0 || out.keeper.is_some_and(|(k, _)| k != pc.at[0]) {
-                    out.keeper = None;
-                }
+                out.keeper = pc.unmoved_part(out.keeper).0;
                 self.new_moves(out)
             }
             Prim::MovesFrom => {

@@ -198,6 +198,12 @@ impl Match<'_> {
                     return Ok(Next::Suspend);
                 }
             }
+            Ins::ChooseUnmoved(site) => {
+                self.pc = pc;
+                if self.choose_unmoved(site, at)? {
+                    return Ok(Next::Suspend);
+                }
+            }
             Ins::ChooseArms(site) => {
                 self.pc = pc;
                 if self.choose_arms(site, at)? {

@@ -376,6 +376,23 @@ fn typed_prim_more(p: Prim, mut it: std::vec::IntoIter<Direct>) -> Option<Direct
         Prim::Only => Direct::Area(un(areas(next()?)?, |_, s: AreaSet| {
             (s.len() == 1).then(|| Ar(s.0.trailing_zeros() as u8))
         })),
+        // A per-area number of the board, for the team attacking from its own half; an
+        // area the number is not given for gives up (the stack code names the error).
+        Prim::Number | Prim::HasNumber => {
+            let has = p == Prim::HasNumber;
+            let (n, a, t) = (name(next()?)?, area(next()?)?, team(next()?)?);
+            let number = move |m: &mut crate::vm::Match<'_>, base: usize| {
+                let (n, a, t) = (n.get(m, base)?, a.get(m, base)?, t.get(m, base)?);
+                Some(m.rs.board.number(m.rs.symbol(n.0), a.0, side(t.0)))
+            };
+            if has {
+                Direct::Bool(Src::Fn(Arc::new(move |m, base| {
+                    Some(number(m, base)?.is_some())
+                })))
+            } else {
+                Direct::Int(Src::Fn(Arc::new(move |m, base| number(m, base)?)))
+            }
+        }
         Prim::Abs => Direct::Int(un(int(next()?)?, |_, i: i64| Some(i.saturating_abs()))),
         Prim::Minute => Direct::Int(read(|m, _| Some(m.st.clock.minute))),
         Prim::Added => Direct::Int(read(|m, _| Some(m.st.clock.added))),

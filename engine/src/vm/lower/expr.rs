@@ -6,6 +6,7 @@ use fuba_grammar::ast::Quant;
 use super::super::code::*;
 use super::Lower;
 use crate::ir::*;
+use crate::prims::Prim;
 use crate::value::{Sym, Value};
 
 impl<'r> Lower<'r> {
@@ -252,7 +253,19 @@ impl<'r> Lower<'r> {
                 note,
             } => {
                 self.expr(by);
-                self.expr(options);
+                // `unmoved_moves(set, t)` offered at once: its operands only (the narrowed
+                // set is never made, `Ins::ChooseUnmoved`).
+                let unmoved = match &options.kind {
+                    NodeKind::Prim(Prim::UnmovedMoves, args) if args.len() == 2 => {
+                        self.expr(&args[0]);
+                        self.expr(&args[1]);
+                        true
+                    }
+                    _ => {
+                        self.expr(options);
+                        false
+                    }
+                };
                 self.loc = loc;
                 let site = self.p.decisions.len();
                 let pure_prefer = prefer.as_ref().is_none_or(|(_, s)| self.quiet.node(s));
@@ -277,7 +290,11 @@ impl<'r> Lower<'r> {
                 if let Some((_, score)) = prefer {
                     self.scores.push((score, site, 0, self.next_hidden));
                 }
-                self.emit(Ins::ChooseFrom(site as u32));
+                self.emit(if unmoved {
+                    Ins::ChooseUnmoved(site as u32)
+                } else {
+                    Ins::ChooseFrom(site as u32)
+                });
             }
             NodeKind::ChooseArms {
                 kind,
