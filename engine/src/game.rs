@@ -188,9 +188,9 @@ impl<'a> Game<'a> {
     /// stage (for invariant checks).
     pub fn run(&mut self, observe: &mut Observer<'_>) -> Result<(), RunError> {
         let wants = [Wants::of(&*self.agents[0]), Wants::of(&*self.agents[1])];
-        for t in 0..2 {
-            if wants[t].worlds && self.worlds[t].is_none() {
-                self.worlds[t] = Some(Worlds::new());
+        for (w, worlds) in wants.iter().zip(&mut self.worlds) {
+            if w.worlds && worlds.is_none() {
+                *worlds = Some(Worlds::new());
             }
         }
         loop {

@@ -190,3 +190,32 @@ impl MatchState {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two field pieces (one moved) and a goalkeeper in area 3.
+    fn pieces() -> Pieces {
+        let mut p = Pieces::new(3);
+        p.at = vec![3, 5, 7];
+        p.moved = 1 << 2;
+        p
+    }
+
+    /// `unmoved_moves` keeps the field moves of the areas of pieces not yet moved, and the
+    /// goalkeeper's moves only from where the goalkeeper is, before it has moved.
+    #[test]
+    fn unmoved_part_of_a_move_set() {
+        let mut p = pieces();
+        let to = AreaSet(0b11);
+        assert_eq!(
+            p.unmoved_part(Some((3, to))),
+            (Some((3, to)), AreaSet::one(5))
+        );
+        assert_eq!(p.unmoved_part(Some((4, to))), (None, AreaSet::one(5)));
+        p.moved |= 1;
+        assert_eq!(p.unmoved_part(Some((3, to))), (None, AreaSet::one(5)));
+        assert_eq!(p.unmoved_part(None), (None, AreaSet::one(5)));
+    }
+}

@@ -177,3 +177,43 @@ impl Match<'_> {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set() -> MoveSet {
+        let mut m = MoveSet::default();
+        m.field[0] = AreaSet(0b1010);
+        m.field[5] = AreaSet(1 << 31 | 1);
+        m.field[31] = AreaSet(0b110);
+        m.keeper = Some((2, AreaSet(0b1001)));
+        m
+    }
+
+    /// A set's options are its moves in [`MoveSet::iter`]'s order.
+    #[test]
+    fn options_in_the_sets_order() {
+        let m = set();
+        let mut opts = Vec::new();
+        moves_into(&m, m.keeper, AreaSet(u32::MAX), &mut opts);
+        let want: Vec<Opt> = m.iter().map(Opt::Move).collect();
+        assert_eq!(opts, want);
+    }
+
+    /// Narrowed to some start areas and without the goalkeeper's part, the options are
+    /// those of the set's moves that start there, in the same order.
+    #[test]
+    fn options_from_some_starts() {
+        let m = set();
+        let starts = AreaSet(1 | 1 << 31);
+        let mut opts = Vec::new();
+        moves_into(&m, None, starts, &mut opts);
+        let want: Vec<Opt> = (m.iter())
+            .filter(|mv| !mv.keeper && starts.has(mv.from))
+            .map(Opt::Move)
+            .collect();
+        assert_eq!(opts, want);
+        assert_eq!(opts.len(), 4);
+    }
+}

@@ -11,7 +11,6 @@ use super::super::direct::{Ar, Direct, F, Kind, Src, Step, Tm};
 use super::Lower;
 use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_var, un};
 use crate::ir::*;
-use crate::prims::Prim;
 use crate::value::{Move, Ty, Value};
 
 /// The fewest nodes an expression has to be worth a closure tree: smaller ones are one
@@ -210,10 +209,6 @@ impl Lower<'_> {
                 let b = self.direct(b)?;
                 built(binary(*op, a.d, b.d)?, a.k + b.k + 1)
             }
-            // A board number looks its table up by name: as closures it pays only in a
-            // score, where it keeps the whole score direct (outside them 2024's stack code
-            // is cheaper: +0.65% instructions a match with every option).
-            NodeKind::Prim(Prim::Number | Prim::HasNumber, _) if !self.in_score => None,
             NodeKind::Prim(p, args) => {
                 if !super::super::fold::constant_prim(*p) {
                     self.reads_match();
