@@ -83,6 +83,8 @@ pub trait Agent {
     fn choose(&mut self, view: &View<'_>, d: &Decision<'_>) -> Result<usize, String>;
     /// A short name for logs.
     fn name(&self) -> String;
+    // The four below are asked once when a match starts running ([`crate::game::Game::run`]),
+    // not at every decision: an agent's answers must not change while it plays.
     /// Whether the agent uses the rules' `prefer` scores (computing them costs time).
     fn wants_hints(&self) -> bool {
         false
