@@ -51,15 +51,12 @@ impl Pieces {
         s
     }
 
-    /// What of a move set the team's pieces not yet moved can still make
-    /// (`unmoved_moves`): the goalkeeper's part when the goalkeeper has not moved and is
-    /// where the set's goalkeeper moves start, and the start areas of the field moves.
-    pub fn unmoved_part(
-        &self,
-        keeper: Option<(AreaId, AreaSet)>,
-    ) -> (Option<(AreaId, AreaSet)>, AreaSet) {
-        let keeper = keeper.filter(|&(k, _)| self.moved & 1 == 0 && k == self.at[0]);
-        (keeper, self.field_areas(true))
+    /// The goalkeeper's part of a move set that is left when only pieces not yet moved may
+    /// move (`unmoved_moves`): kept when the goalkeeper has not moved and is where the
+    /// set's goalkeeper moves start. The field moves left are those from
+    /// [`Pieces::field_areas`]`(true)`.
+    pub fn unmoved_keeper(&self, keeper: Option<(AreaId, AreaSet)>) -> Option<(AreaId, AreaSet)> {
+        keeper.filter(|&(k, _)| self.moved & 1 == 0 && k == self.at[0])
     }
 
     /// Field pieces in an area.
@@ -209,13 +206,12 @@ mod tests {
     fn unmoved_part_of_a_move_set() {
         let mut p = pieces();
         let to = AreaSet(0b11);
-        assert_eq!(
-            p.unmoved_part(Some((3, to))),
-            (Some((3, to)), AreaSet::one(5))
-        );
-        assert_eq!(p.unmoved_part(Some((4, to))), (None, AreaSet::one(5)));
+        assert_eq!(p.unmoved_keeper(Some((3, to))), Some((3, to)));
+        assert_eq!(p.field_areas(true), AreaSet::one(5));
+        assert_eq!(p.unmoved_keeper(Some((4, to))), None);
         p.moved |= 1;
-        assert_eq!(p.unmoved_part(Some((3, to))), (None, AreaSet::one(5)));
-        assert_eq!(p.unmoved_part(None), (None, AreaSet::one(5)));
+        assert_eq!(p.unmoved_keeper(Some((3, to))), None);
+        assert_eq!(p.unmoved_keeper(None), None);
+        assert_eq!(p.field_areas(true), AreaSet::one(5));
     }
 }

@@ -87,8 +87,13 @@ impl Match<'_> {
             return Err(self.error(at, "expected a move set"));
         };
         self.opts.clear();
-        let (keeper, starts) = self.st.pieces[t as usize].unmoved_part(m.keeper);
-        moves_into(m, keeper, starts, &mut self.opts);
+        let pc = &self.st.pieces[t as usize];
+        moves_into(
+            m,
+            pc.unmoved_keeper(m.keeper),
+            pc.field_areas(true),
+            &mut self.opts,
+        );
         if let Some(s) = d.skip {
             self.opts.push(Opt::Skip(s));
         }

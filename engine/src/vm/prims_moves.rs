@@ -41,7 +41,7 @@ impl Match<'_> {
                 let t = self.team_v(&self.stack[base + 1], at)?;
                 let pc = &self.st.pieces[t as usize];
                 let mut out = self.moves_from_arg(base, pc.field_areas(true), at)?;
-                out.keeper = pc.unmoved_part(out.keeper).0;
+                out.keeper = pc.unmoved_keeper(out.keeper);
                 self.new_moves(out)
             }
             Prim::MovesFrom => {
