@@ -15,6 +15,14 @@ use crate::value::Value;
 /// No entry.
 const NONE: u32 = u32::MAX;
 
+/// Look-ups a procedure may miss, none found, before a match stops remembering it: a
+/// procedure called once per state (a team's move set, worked out once per movement)
+/// pays a look-up and a stored entry per call and never gets them back.
+pub const PROBE: u8 = 16;
+
+/// A procedure's look-ups have found a value: it is remembered for the rest of the match.
+const PROVEN: u8 = u8::MAX;
+
 /// One remembered value. Arguments and calls are ranges of the memo's arenas.
 struct Entry {
     proc: u16,
@@ -108,6 +116,9 @@ pub struct Memo {
     trace: Vec<u16>,
     /// Pure procedures being computed (nested).
     computing: u32,
+    /// Per procedure: how many more look-ups it may miss before it is no longer
+    /// remembered ([`PROBE`] at first, [`PROVEN`] once one found a value, 0: given up).
+    trust: Vec<u8>,
 }
 
 impl Default for Memo {
@@ -121,17 +132,28 @@ impl Default for Memo {
             calls: Vec::new(),
             trace: Vec::new(),
             computing: 0,
+            trust: Vec::new(),
         }
     }
 }
 
 impl Memo {
-    /// An empty memo, on or off like this one (for a copy of a match).
+    /// An empty memo, on or off like this one and remembering the same procedures (for a
+    /// copy of a match).
     pub fn fresh(&self) -> Memo {
         Memo {
             on: self.on,
+            trust: self.trust.clone(),
             ..Memo::default()
         }
+    }
+
+    /// Whether calls of `proc` are looked up and their values remembered: the memo is on
+    /// and the procedure's look-ups have not all missed ([`PROBE`]). A call not remembered
+    /// is noted with [`Memo::note_call`] instead, like an inlined one.
+    #[inline]
+    pub fn wants(&self, proc: u16) -> bool {
+        self.on && self.trust.get(proc as usize).is_none_or(|&t| t != 0)
     }
 
     /// The value of `proc` for `args` at state `version`, if remembered, and the
@@ -146,17 +168,12 @@ impl Memo {
             self.args.clear();
             self.calls.clear();
         }
-        let mut i = *self.index.get(&key(proc, args))?;
-        let e = loop {
-            let e = &self.entries[i as usize];
-            if e.proc == proc && self.args[e.args.start as usize..e.args.end as usize] == *args {
-                break e;
-            }
-            if e.next == NONE {
-                return None;
-            }
-            i = e.next;
+        let Some(e) = self.find(proc, args) else {
+            self.missed(proc);
+            return None;
         };
+        *self.trust_of(proc) = PROVEN;
+        let e = &self.entries[e as usize];
         let calls = &self.calls[e.calls.start as usize..e.calls.end as usize];
         if self.computing > 0 {
             self.trace.extend_from_slice(calls);
@@ -164,8 +181,41 @@ impl Memo {
         Some((e.value.clone(), calls))
     }
 
-    /// Notes a call of `proc` made without a look-up (its body inlined into the caller):
-    /// a computation under way records it.
+    /// The entry of `proc` for `args`, if any.
+    fn find(&self, proc: u16, args: &[Value]) -> Option<u32> {
+        let mut i = *self.index.get(&key(proc, args))?;
+        loop {
+            let e = &self.entries[i as usize];
+            if e.proc == proc && self.args[e.args.start as usize..e.args.end as usize] == *args {
+                return Some(i);
+            }
+            if e.next == NONE {
+                return None;
+            }
+            i = e.next;
+        }
+    }
+
+    /// A look-up of `proc` found nothing: one fewer it may miss, unless one has found a
+    /// value.
+    fn missed(&mut self, proc: u16) {
+        let t = self.trust_of(proc);
+        if *t != PROVEN {
+            *t -= 1;
+        }
+    }
+
+    /// How many more look-ups `proc` may miss ([`Memo::trust`]).
+    fn trust_of(&mut self, proc: u16) -> &mut u8 {
+        let p = proc as usize;
+        if self.trust.len() <= p {
+            self.trust.resize(p + 1, PROBE);
+        }
+        &mut self.trust[p]
+    }
+
+    /// Notes a call of `proc` made without a look-up (its body inlined into the caller, or
+    /// a procedure no longer remembered): a computation under way records it.
     #[inline]
     pub fn note_call(&mut self, proc: u16) {
         if self.computing > 0 {
@@ -220,5 +270,55 @@ impl Memo {
         if self.computing == 0 {
             self.trace.clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Computes `proc` for `args` at `version` (after a look-up that missed).
+    fn compute(m: &mut Memo, version: u64, proc: u16, args: &[Value], value: Value) {
+        let p = m.begin(proc, args);
+        m.store(p, version, &value);
+    }
+
+    #[test]
+    fn a_procedure_whose_look_ups_all_miss_is_given_up() {
+        let mut m = Memo::default();
+        let args = [Value::Team(0)];
+        for version in 0..u64::from(PROBE) {
+            assert!(m.wants(3), "given up after {version} misses");
+            assert!(m.lookup(version, 3, &args).is_none());
+            compute(&mut m, version, 3, &args, Value::Int(1));
+        }
+        assert!(!m.wants(3));
+        // Other procedures are still remembered; a copy of the match gives up the same ones.
+        assert!(m.wants(4));
+        assert!(!m.fresh().wants(3));
+    }
+
+    #[test]
+    fn a_procedure_found_once_stays_remembered() {
+        let mut m = Memo::default();
+        let args = [Value::Area(5)];
+        assert!(m.lookup(0, 1, &args).is_none());
+        compute(&mut m, 0, 1, &args, Value::Int(7));
+        let (v, calls) = m.lookup(0, 1, &args).expect("remembered");
+        assert_eq!((v, calls), (Value::Int(7), &[1u16][..]));
+        for version in 1..=u64::from(PROBE) * 2 {
+            assert!(m.lookup(version, 1, &args).is_none());
+            compute(&mut m, version, 1, &args, Value::Int(7));
+        }
+        assert!(m.wants(1));
+    }
+
+    #[test]
+    fn a_memo_turned_off_wants_nothing() {
+        let m = Memo {
+            on: false,
+            ..Memo::default()
+        };
+        assert!(!m.wants(0));
     }
 }

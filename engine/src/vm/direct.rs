@@ -396,10 +396,13 @@ impl Match<'_> {
             end,
             start,
         } = *offer;
+        let mut buf = self.score_buf.take().unwrap_or_default();
         let mut call = (self.score_code())
             .filter(|_| !pending.is_empty())
-            .and_then(|c| c.prepare(site, self, base, slot));
+            .and_then(|c| c.prepare(site, self, base, slot, &mut buf));
         let r = self.score_options(call.as_mut(), code, at, base, pending, &mut out[start..]);
+        drop(call);
+        self.score_buf = Some(buf);
         match r {
             Ok(()) => end,
             Err(i) => {

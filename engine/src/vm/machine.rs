@@ -108,6 +108,9 @@ pub struct Match<'a> {
     /// Moves found by a loop's machine code, added to their sets when it has run
     /// ([`super::moves_loop::MovesLoop::run`]): a buffer kept from loop to loop.
     pub(crate) found: Vec<super::moves_loop::Found>,
+    /// The words a score's machine code reads, kept from offer to offer (taken while an
+    /// offer is scored; a copy of the match starts without one).
+    pub(crate) score_buf: Option<Box<super::native::ScoreBuf>>,
     /// Whether the waiting decision's score's hoisted parts are still to be worked out
     /// before its closures score an option ([`Match::hoist_due`]).
     pub(crate) unhoisted: bool,
@@ -187,6 +190,7 @@ impl Match<'_> {
             mod_rows: self.mod_rows.clone(),
             direct_calls: Vec::new(),
             found: Vec::new(),
+            score_buf: None,
             unhoisted: self.unhoisted,
             direct: self.direct,
             native: self.native,
@@ -247,6 +251,7 @@ impl<'a> Match<'a> {
             mod_rows: Vec::new(),
             direct_calls: Vec::new(),
             found: Vec::new(),
+            score_buf: None,
             unhoisted: false,
             direct: true,
             native: true,
@@ -425,7 +430,7 @@ impl<'a> Match<'a> {
         let mut memo = 0;
         match unit.kind {
             UnitKind::Proc(p) => {
-                if unit.pure && self.memo.on {
+                if unit.pure && self.memo.wants(p) {
                     if let Some((v, calls)) = self.memo.lookup(self.version, p, &self.stack[base..])
                     {
                         if self.counting {
@@ -441,6 +446,8 @@ impl<'a> Match<'a> {
                     let pend = self.memo.begin(p, &self.stack[base..]);
                     self.pending.push(pend);
                     memo = self.pending.len() as u32;
+                } else if unit.pure {
+                    self.memo.note_call(p);
                 }
                 if self.counting {
                     self.counters.procs[p as usize] += 1;

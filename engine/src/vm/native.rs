@@ -15,7 +15,7 @@ use fuba_native::{BinOp, Code, Compiler, Grid, Host, Op};
 
 mod score;
 
-pub(crate) use score::{ScoreCall, ScoreCode};
+pub(crate) use score::{ScoreBuf, ScoreCall, ScoreCode};
 
 use super::code::Program;
 use super::machine::Match;

@@ -106,24 +106,26 @@ impl ScoreCode {
     /// local `slot`, and the pieces' counts are read here once, since nothing changes
     /// them while an offer is scored (scores change nothing, and the closures that score
     /// an option the machine code gives up on write only their own `let`s).
-    pub(crate) fn prepare<'p>(
+    /// The inputs are read into `buf`, the match's buffer kept from offer to offer
+    /// ([`ScoreBuf`]).
+    pub(crate) fn prepare<'p, 'b>(
         &'p self,
         site: u32,
         m: &Match<'_>,
         base: usize,
         slot: u16,
-    ) -> Option<ScoreCall<'p>> {
+        buf: &'b mut ScoreBuf,
+    ) -> Option<ScoreCall<'p, 'b>> {
         let f = self.fns.get(site as usize)?.as_ref()?;
         let mut call = ScoreCall {
             f,
             native: &self.native,
-            words: [0; MAX_INPUTS],
-            counts: [0; 2 * MAX_AREAS],
+            buf,
             vary: [0; MAX_VARY],
             kinds: [K::Int; MAX_VARY],
             width: 0,
         };
-        let mut bits = f.read_inputs(m, base, slot, &mut call.words)?;
+        let mut bits = f.read_inputs(m, base, slot, &mut call.buf.words)?;
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -135,7 +137,7 @@ impl ScoreCode {
             call.width += 1;
         }
         if f.counts {
-            read_counts(m, &mut call.counts)?;
+            read_counts(m, &mut call.buf.counts)?;
         }
         Some(call)
     }
@@ -148,12 +150,29 @@ const MAX_VARY: usize = 2;
 /// Options scored by one call of the machine code, at most (an offer has fewer, mostly).
 const ROWS: usize = 16;
 
-/// A score's machine code ready for the options of one offer ([`ScoreCode::prepare`]).
-pub(crate) struct ScoreCall<'p> {
-    f: &'p NativeFn,
-    native: &'p Native,
+/// The words a score's machine code reads: its inputs and the pieces' counts, read once
+/// per offer. A match keeps one from offer to offer (`Match::score_buf`): made and moved
+/// with every offer, its 320 bytes cost a heuristic match of the original edition about
+/// 50 k instructions in `memset` and `memcpy`. Nothing in it outlives an offer.
+pub(crate) struct ScoreBuf {
     words: [u64; MAX_INPUTS],
     counts: [u8; 2 * MAX_AREAS],
+}
+
+impl Default for ScoreBuf {
+    fn default() -> Self {
+        ScoreBuf {
+            words: [0; MAX_INPUTS],
+            counts: [0; 2 * MAX_AREAS],
+        }
+    }
+}
+
+/// A score's machine code ready for the options of one offer ([`ScoreCode::prepare`]).
+pub(crate) struct ScoreCall<'p, 'b> {
+    f: &'p NativeFn,
+    native: &'p Native,
+    buf: &'b mut ScoreBuf,
     /// The inputs that read the option, and the kinds they read it as (the first
     /// `width`).
     vary: [u16; MAX_VARY],
@@ -161,7 +180,7 @@ pub(crate) struct ScoreCall<'p> {
     width: usize,
 }
 
-impl ScoreCall<'_> {
+impl ScoreCall<'_, '_> {
     /// The scores of the options `m.opts[i]` for `i` in `pending`, in order, into
     /// `out[i]`: how many were scored before the machine code gave up on one (it changed
     /// nothing for that one), or met an option not of the kind it reads.
@@ -229,8 +248,8 @@ impl ScoreCall<'_> {
         let done = self.native.code.run_rows(
             f.id,
             &mut host,
-            &mut self.words[..n],
-            &self.counts,
+            &mut self.buf.words[..n],
+            &self.buf.counts,
             &self.vary[..self.width],
             rows,
             out,
