@@ -401,7 +401,6 @@ impl Match<'_> {
             .filter(|_| !pending.is_empty())
             .and_then(|c| c.prepare(site, self, base, slot, &mut buf));
         let r = self.score_options(call.as_mut(), code, at, base, pending, &mut out[start..]);
-        drop(call);
         self.score_buf = Some(buf);
         match r {
             Ok(()) => end,
