@@ -133,3 +133,6 @@ pub(crate) extern "C" fn cb_moves(
 pub(crate) type Callback = extern "C" fn(*mut Ctx, u64, u64, u64, u64, u64, u64) -> u64;
 /// A program's function: the context and its inputs, its value back.
 pub(crate) type Entry = extern "C" fn(*mut Ctx, *const u64) -> u64;
+/// A rows function's ([`crate::Compiler::add_rows`]): the context, its inputs, the rows,
+/// how many, and where their values go; how many ran to the end back.
+pub(crate) type RowsEntry = extern "C" fn(*mut Ctx, *const u64, *const u64, u64, *mut u64) -> u64;

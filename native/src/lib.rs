@@ -38,7 +38,7 @@ use cranelift_module::{FuncId, Module, default_libcall_names};
 mod callbacks;
 mod translate;
 
-use callbacks::{Ctx, Entry};
+use callbacks::{Ctx, Entry, RowsEntry};
 use translate::{check, translate};
 
 /// An operation of two words.
@@ -183,7 +183,17 @@ pub struct Compiler {
     tables: Vec<Box<[u32]>>,
     ctx: Context,
     fbc: FunctionBuilderContext,
-    funcs: Vec<(FuncId, usize, usize)>,
+    funcs: Vec<(FuncId, Func)>,
+}
+
+/// A compiled program: its entry (once finished), how many inputs it reads, how many
+/// state bytes, and for a rows function the input its rows stand for.
+#[derive(Clone, Copy)]
+struct Func {
+    entry: usize,
+    inputs: usize,
+    bytes: usize,
+    rows: Option<u16>,
 }
 
 impl Compiler {
@@ -229,12 +239,30 @@ impl Compiler {
 
     /// Compiles a program; its number for [`Code::run`].
     pub fn add(&mut self, prog: &[Op]) -> Result<usize, Error> {
+        self.add_with(prog, None)
+    }
+
+    /// Compiles a program to be run once per row of words that stand for input `input`
+    /// (an option of a decision, the other inputs the same for every row); its number for
+    /// [`Code::run_rows`], which then runs the rows in one call of the machine code, with
+    /// what no row changes worked out once. It gives what [`Code::run_rows`] gives for
+    /// the same program added with [`Compiler::add`].
+    pub fn add_rows(&mut self, prog: &[Op], input: u16) -> Result<usize, Error> {
+        self.add_with(prog, Some(input))
+    }
+
+    fn add_with(&mut self, prog: &[Op], rows: Option<u16>) -> Result<usize, Error> {
         let sizes: Vec<usize> = self.tables.iter().map(|t| t.len()).collect();
         let (inputs, bytes) = check(prog, &sizes)?;
         let ptr = self.module.target_config().pointer_type();
         let mut sig = self.module.make_signature();
         sig.params.push(AbiParam::new(ptr));
         sig.params.push(AbiParam::new(ptr));
+        if rows.is_some() {
+            sig.params.push(AbiParam::new(ptr));
+            sig.params.push(AbiParam::new(I64));
+            sig.params.push(AbiParam::new(ptr));
+        }
         sig.returns.push(AbiParam::new(I64));
         self.ctx.func.signature = sig;
         let mut cb_sig = self.module.make_signature();
@@ -244,7 +272,7 @@ impl Compiler {
         let cfg = self.module.target_config();
         let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fbc);
         let tables: Vec<usize> = self.tables.iter().map(|t| t.as_ptr() as usize).collect();
-        let built = translate(b, prog, cb_sig, &tables).map(|b| b.finalize(cfg));
+        let built = translate(b, prog, cb_sig, &tables, rows).map(|b| b.finalize(cfg));
         let defined = built.and_then(|()| {
             let err = |e: cranelift_module::ModuleError| Error::Codegen(e.to_string());
             let id = (self.module)
@@ -261,7 +289,13 @@ impl Compiler {
             self.fbc = FunctionBuilderContext::new();
         }
         let id = defined?;
-        self.funcs.push((id, inputs, bytes));
+        let f = Func {
+            entry: 0,
+            inputs,
+            bytes,
+            rows,
+        };
+        self.funcs.push((id, f));
         Ok(self.funcs.len() - 1)
     }
 
@@ -271,9 +305,9 @@ impl Compiler {
             .finalize_definitions()
             .map_err(|e| Error::Codegen(e.to_string()))?;
         let fns = (self.funcs.iter())
-            .map(|&(id, inputs, bytes)| {
-                let entry = self.module.get_finalized_function(id) as usize;
-                (entry, inputs, bytes)
+            .map(|&(id, f)| Func {
+                entry: self.module.get_finalized_function(id) as usize,
+                ..f
             })
             .collect();
         Ok(Code {
@@ -290,8 +324,8 @@ pub struct Code {
     /// The tables the code reads in place (boxed: their addresses are in the code).
     #[allow(clippy::vec_box)]
     _tables: Vec<Box<[u32]>>,
-    /// Each program's entry, how many inputs it reads and how many state bytes.
-    fns: Vec<(usize, usize, usize)>,
+    /// Each program's entry, what it reads, and whether it runs rows.
+    fns: Vec<Func>,
 }
 
 // SAFETY: after `finish` the module is only kept to free its memory on drop; the entries
@@ -338,7 +372,9 @@ impl Code {
     /// as [`Code::run_with`] takes them), its values into `out`, in order, until one run
     /// gives up: how many ran to the end. The operations a run that gave up counted are
     /// not kept in `ops`. One call for many runs costs a fraction of as many calls of
-    /// [`Code::run_with`]: a program that scores options runs in a loop here.
+    /// [`Code::run_with`]: a program that scores options runs in a loop here, or, when it
+    /// was added with [`Compiler::add_rows`] for the one input in `vary`, in a loop of its
+    /// machine code (any other `vary` runs none).
     #[allow(clippy::too_many_arguments)]
     pub fn run_rows(
         &self,
@@ -352,6 +388,25 @@ impl Code {
         ops: &mut u64,
         limit: u64,
     ) -> usize {
+        if self.fns.get(f).is_some_and(|f| f.rows.is_some()) {
+            // A rows function runs the rows itself, for the one input it was made for.
+            let [v] = *vary else { return 0 };
+            let Some(run) = self.rows_entry(f, inputs.len(), state, v) else {
+                return 0;
+            };
+            let n = rows.len().min(out.len());
+            let mut h: &mut dyn Host = host;
+            let mut ctx = Ctx::new(&mut h, *ops, limit, state);
+            let done = run(
+                &mut ctx,
+                inputs.as_ptr(),
+                rows.as_ptr(),
+                n as u64,
+                out.as_mut_ptr(),
+            );
+            *ops = ctx.ops;
+            return (done as usize).min(n);
+        }
         let Some(run) = self.entry(f, inputs.len(), state) else {
             return 0;
         };
@@ -400,15 +455,29 @@ impl Code {
 
     /// Program `f`'s entry, `None` when there is no such program or it reads more than
     /// `inputs` inputs or the bytes of `state`.
+    /// A rows function ([`Compiler::add_rows`]) has none.
     fn entry(&self, f: usize, inputs: usize, state: &[u8]) -> Option<Entry> {
-        let &(entry, need, bytes) = self.fns.get(f)?;
-        if inputs < need || state.len() < bytes {
+        let f = self.fns.get(f)?;
+        if inputs < f.inputs || state.len() < f.bytes || f.rows.is_some() {
             return None;
         }
-        // SAFETY: `entry` was made by `Compiler::finish` for a program whose inputs and
-        // state bytes were just checked to fit, and whose code stays mapped while `self`
-        // lives.
-        Some(unsafe { std::mem::transmute::<usize, Entry>(entry) })
+        // SAFETY: `entry` was made by `Compiler::finish` for a program of the plain
+        // signature whose inputs and state bytes were just checked to fit, and whose code
+        // stays mapped while `self` lives.
+        Some(unsafe { std::mem::transmute::<usize, Entry>(f.entry) })
+    }
+
+    /// Program `f`'s entry as a rows function whose rows stand for input `vary`, `None`
+    /// when it is not one, or it reads more than `inputs` inputs or the bytes of `state`.
+    fn rows_entry(&self, f: usize, inputs: usize, state: &[u8], vary: u16) -> Option<RowsEntry> {
+        let f = self.fns.get(f)?;
+        if inputs < f.inputs || state.len() < f.bytes || f.rows != Some(vary) {
+            return None;
+        }
+        // SAFETY: `entry` was made by `Compiler::finish` for a program of the rows
+        // signature whose inputs and state bytes were just checked to fit, and whose code
+        // stays mapped while `self` lives. The caller passes as many rows as out words.
+        Some(unsafe { std::mem::transmute::<usize, RowsEntry>(f.entry) })
     }
 
     /// How many programs it holds.

@@ -71,12 +71,35 @@ fn leaders(prog: &[Op]) -> BTreeSet<usize> {
     at
 }
 
-/// The function of a program, in `b`.
+/// A function that runs its program once per row ([`crate::Compiler::add_rows`]): the
+/// input the rows stand for, and the variables of the loop around the program.
+struct Rows {
+    /// The input each row's word stands for.
+    input: u16,
+    /// The row being run.
+    i: Variable,
+    /// Its word.
+    word: Variable,
+    /// The operations counted before it (restored when it gives up).
+    before: Variable,
+    /// The rows and how many, and where the values go.
+    rows: Value,
+    n: Value,
+    out: Value,
+}
+
+/// The function of a program, in `b`: `fn(ctx, inputs) -> value`, or with `rows` (the
+/// input its rows stand for) `fn(ctx, inputs, rows, n, out) -> runs`, which runs the
+/// program once per row, its values into `out`, until one gives up, and returns how many
+/// ran to the end; the operations a run that gave up counted are dropped. Each run starts
+/// from zeroed registers, as a call of the plain function does, so the two give the same;
+/// in the loop, Cranelift works what no row changes out once.
 pub(crate) fn translate<'a>(
     mut b: FunctionBuilder<'a>,
     prog: &[Op],
     cb_sig: Signature,
     tables: &[usize],
+    rows: Option<u16>,
 ) -> Result<FunctionBuilder<'a>, Error> {
     let regs = 256;
     let vars: Vec<Variable> = (0..regs).map(|_| b.declare_var(I64)).collect();
@@ -90,12 +113,64 @@ pub(crate) fn translate<'a>(
     let ctx = b.block_params(entry)[0];
     let input = b.block_params(entry)[1];
     let zero = b.ins().iconst(I64, 0);
-    for v in &vars {
-        b.def_var(*v, zero);
-    }
-    b.ins().jump(blocks[&0], &[]);
-    let sig = b.import_signature(cb_sig);
     let flags = MemFlagsData::trusted();
+    // What a run only reads (its inputs, the board's tables, the pieces' counts, the
+    // rows): nothing writes it while the code runs, so Cranelift may move such a load to
+    // where its value is used, out of the rows' loop, or share it.
+    let fixed = flags.with_readonly().with_can_move();
+    let rows = rows.map(|r| {
+        let p = b.block_params(entry);
+        let (rows, n, out) = (p[2], p[3], p[4]);
+        let (i, word, before) = (b.declare_var(I64), b.declare_var(I64), b.declare_var(I64));
+        b.def_var(i, zero);
+        b.def_var(word, zero);
+        b.def_var(before, zero);
+        Rows {
+            input: r,
+            i,
+            word,
+            before,
+            rows,
+            n,
+            out,
+        }
+    });
+    // Where a `Ret` goes on in a rows function: the loop's head, with the next row.
+    let head = match &rows {
+        None => {
+            for v in &vars {
+                b.def_var(*v, zero);
+            }
+            b.ins().jump(blocks[&0], &[]);
+            give_up
+        }
+        Some(l) => {
+            // The loop's head: the next row, or the end with every row run.
+            let (head, run, all) = (b.create_block(), b.create_block(), b.create_block());
+            b.ins().jump(head, &[]);
+            b.switch_to_block(head);
+            let i = b.use_var(l.i);
+            let left = b.ins().icmp(IntCC::UnsignedLessThan, i, l.n);
+            b.ins().brif(left, run, &[], all, &[]);
+            b.switch_to_block(all);
+            let i = b.use_var(l.i);
+            b.ins().return_(&[i]);
+            b.switch_to_block(run);
+            for v in &vars {
+                b.def_var(*v, zero);
+            }
+            let i = b.use_var(l.i);
+            let off = b.ins().ishl_imm_u(i, 3);
+            let at = b.ins().iadd(l.rows, off);
+            let word = b.ins().load(I64, fixed, at, 0);
+            b.def_var(l.word, word);
+            let ops = b.ins().load(I64, flags, ctx, OPS);
+            b.def_var(l.before, ops);
+            b.ins().jump(blocks[&0], &[]);
+            head
+        }
+    };
+    let sig = b.import_signature(cb_sig);
     let mut open = false;
     for (pc, op) in prog.iter().enumerate() {
         if let Some(&blk) = blocks.get(&pc) {
@@ -143,7 +218,10 @@ pub(crate) fn translate<'a>(
         let k = |b: &mut FunctionBuilder, w: u64| b.ins().iconst(I64, w as i64);
         match op {
             Op::Const(a, w) => set!(a, k(&mut b, *w)),
-            Op::Input(a, i) => set!(a, b.ins().load(I64, flags, input, i32::from(*i) * 8)),
+            Op::Input(a, i) => match &rows {
+                Some(l) if l.input == *i => set!(a, b.use_var(l.word)),
+                _ => set!(a, b.ins().load(I64, fixed, input, i32::from(*i) * 8)),
+            },
             Op::Var(a, v, t) => {
                 let v = k(&mut b, u64::from(*v));
                 let t = match t {
@@ -261,9 +339,9 @@ pub(crate) fn translate<'a>(
                     let i = b.ins().band_imm_u(x, 31);
                     let off = b.ins().ishl_imm_u(i, 2);
                     let at = b.ins().iadd(base, off);
-                    b.ins().uload32(flags, at, 0)
+                    b.ins().uload32(fixed, at, 0)
                 } else {
-                    spread(&mut b, base, x, flags)
+                    spread(&mut b, base, x, fixed)
                 };
                 set!(a, v);
             }
@@ -289,7 +367,7 @@ pub(crate) fn translate<'a>(
                 let left = b.use_var(rest);
                 let area = b.ins().ctz(left);
                 let at = b.ins().iadd(base, area);
-                let byte = b.ins().uload8(I64, flags, at, 0);
+                let byte = b.ins().uload8(I64, fixed, at, 0);
                 let acc = b.use_var(sum);
                 let acc = b.ins().iadd(acc, byte);
                 b.def_var(sum, acc);
@@ -314,7 +392,7 @@ pub(crate) fn translate<'a>(
                 let i = b.ins().bor(row, y);
                 let off = b.ins().ishl_imm_u(i, 2);
                 let at = b.ins().iadd(base, off);
-                set!(a, b.ins().uload32(flags, at, 0));
+                set!(a, b.ins().uload32(fixed, at, 0));
             }
             Op::Size(a, x) => {
                 let x = r(&mut b, *x);
@@ -332,7 +410,20 @@ pub(crate) fn translate<'a>(
             }
             Op::Ret(a) => {
                 let v = r(&mut b, *a);
-                b.ins().return_(&[v]);
+                match &rows {
+                    None => {
+                        b.ins().return_(&[v]);
+                    }
+                    Some(l) => {
+                        let i = b.use_var(l.i);
+                        let off = b.ins().ishl_imm_u(i, 3);
+                        let at = b.ins().iadd(l.out, off);
+                        b.ins().store(flags, v, at, 0);
+                        let next = b.ins().iadd_imm_s(i, 1);
+                        b.def_var(l.i, next);
+                        b.ins().jump(head, &[]);
+                    }
+                }
                 open = false;
             }
         }
@@ -343,7 +434,18 @@ pub(crate) fn translate<'a>(
     b.switch_to_block(give_up);
     let one = b.ins().iconst(I64, 1);
     b.ins().store(flags, one, ctx, FAIL);
-    b.ins().return_(&[zero]);
+    match &rows {
+        None => {
+            b.ins().return_(&[zero]);
+        }
+        Some(l) => {
+            // The run that gave up counts no operations; the rows before it ran.
+            let before = b.use_var(l.before);
+            b.ins().store(flags, before, ctx, OPS);
+            let i = b.use_var(l.i);
+            b.ins().return_(&[i]);
+        }
+    }
     b.seal_all_blocks();
     Ok(b)
 }

@@ -215,3 +215,40 @@ proptest! {
         prop_assert_eq!(h.calls, h2.calls);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A rows function ([`Compiler::add_rows`]) runs the rows in its own loop as
+    /// `run_rows` runs the plain program once per row: the same values, how many ran,
+    /// operation count and host calls; it runs nothing for any other input, and has no
+    /// plain entry.
+    #[test]
+    fn a_rows_function_runs_as_the_plain_program_row_by_row(
+        consts in [word(), word(), word(), word()],
+        items in prop::collection::vec(item(), 0..24),
+        lp in lp(),
+        ret in reg(),
+        inputs in [word(), word(), word(), word()],
+        vary in 0..4u16,
+        rows in prop::collection::vec(word(), 0..18),
+        ops0 in 0..10u64,
+        limit in prop_oneof![0..60u64, Just(u64::MAX)],
+    ) {
+        let prog = build(&consts, &items, &lp, ret);
+        let (code, [plain, each]) = compiled_both(&prog, vary);
+        let run = |f: usize, vary: &[u16]| {
+            let (mut h, mut ops, mut words) = (Mock::new(None), ops0, inputs);
+            let mut out = vec![0; rows.len()];
+            let done = code.run_rows(f, &mut h, &mut words, state(), vary, &rows, &mut out, &mut ops, limit);
+            out.truncate(done);
+            (out, ops, h.calls)
+        };
+        prop_assert_eq!(run(each, &[vary]), run(plain, &[vary]), "program {:?}", prog);
+        if !rows.is_empty() {
+            prop_assert_eq!(run(each, &[(vary + 1) % 4]).0.len(), 0);
+        }
+        let mut ops = 0;
+        prop_assert_eq!(code.run_with(each, &mut Mock::new(None), &inputs, state(), &mut ops, limit), None);
+    }
+}

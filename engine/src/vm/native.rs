@@ -102,7 +102,7 @@ fn compile(words: &[Option<&WordProg>], rs: &Ruleset) -> Option<(Native, Vec<Opt
     }
     compile_with(rs, |tables, leaves| {
         (words.iter())
-            .map(|w| translate(w.as_ref()?, tables, leaves, Once::Calls))
+            .map(|w| Some((translate(w.as_ref()?, tables, leaves, Once::Calls)?, None)))
             .collect()
     })
 }
@@ -111,10 +111,12 @@ fn compile(words: &[Option<&WordProg>], rs: &Ruleset) -> Option<(Native, Vec<Opt
 type Translated = (Vec<Op>, Vec<Input>);
 
 /// The machine code of the programs `translate` gives (in the native crate's form, with
-/// the leaves they call back for), as [`compile`] makes it.
+/// the leaves they call back for), as [`compile`] makes it. A program given with an input
+/// is compiled to run once per row of words standing for that input
+/// ([`fuba_native::Compiler::add_rows`]).
 fn compile_with(
     rs: &Ruleset,
-    translate: impl FnOnce(&Tables, &mut Vec<Leaf>) -> Vec<Option<Translated>>,
+    translate: impl FnOnce(&Tables, &mut Vec<Leaf>) -> Vec<Option<(Translated, Option<u16>)>>,
 ) -> Option<(Native, Vec<Option<NativeFn>>)> {
     let board = &rs.board;
     if std::env::var_os("FUBA_NO_NATIVE").is_some() || board.len() > 32 {
@@ -125,8 +127,12 @@ fn compile_with(
     let mut leaves = Vec::new();
     let fns = (translate(&tables, &mut leaves).into_iter())
         .map(|t| {
-            let (ops, inputs) = t?;
-            let id = c.add(&ops).ok()?;
+            let ((ops, inputs), rows) = t?;
+            let id = match rows {
+                Some(input) => c.add_rows(&ops, input),
+                None => c.add(&ops),
+            }
+            .ok()?;
             Some(NativeFn {
                 id,
                 inputs: inputs.into(),

@@ -255,13 +255,21 @@ pub fn run_both(
 
 /// `prog` compiled with the test tables and grid: the code and the program's number.
 pub fn compiled(prog: &[Op]) -> (Code, usize) {
+    let (code, [f, _]) = compiled_both(prog, 0);
+    (code, f)
+}
+
+/// `prog` compiled twice: as a plain program, and as a rows function whose rows stand
+/// for input `rows` ([`Compiler::add_rows`]).
+pub fn compiled_both(prog: &[Op], rows: u16) -> (Code, [usize; 2]) {
     let mut c = Compiler::new().unwrap();
     for t in tables() {
         c.table(t);
     }
     c.grid(grid());
     let f = c.add(prog).unwrap();
-    (c.finish().unwrap(), f)
+    let r = c.add_rows(prog, rows).unwrap();
+    (c.finish().unwrap(), [f, r])
 }
 
 /// `prog`'s outcome, checked to be the evaluator's.

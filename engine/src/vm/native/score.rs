@@ -34,6 +34,22 @@ fn callbacks(ops: &[Op]) -> usize {
         .count()
 }
 
+/// The input that stands for the option in a decision's score code, when the code reads
+/// the option as one kind only (the common case): the code is then compiled to run the
+/// rows of an offer's options in a loop of its own ([`fuba_native::Compiler::add_rows`]),
+/// what no option changes worked out once. `None`: it runs once per option.
+fn rows_input(d: &crate::vm::code::DecisionSite, inputs: &[Input]) -> Option<u16> {
+    let [Some((slot, _))] = d.prefer[..] else {
+        return None;
+    };
+    let mut reading =
+        (inputs.iter().enumerate()).filter(|(_, i)| matches!(i, Input::Local(s, _) if *s == slot));
+    match (reading.next(), reading.next()) {
+        (Some((n, _)), None) => u16::try_from(n).ok(),
+        _ => None,
+    }
+}
+
 /// The machine code of the decisions' `prefer` scores (by decision site), compiled the
 /// first time a match of the program asks for scores ([`Program::score_code`]): matches
 /// of agents that never do (random ones) pay nothing for it.
@@ -71,13 +87,15 @@ impl ScoreCode {
                             matches!(i, Input::Local(s, _) if d.hoist.iter().any(|h| h.0 == *s))
                         })
                     };
-                    match own {
+                    let chosen = match own {
                         Some(own) if callbacks(&own.0) <= callbacks(&read.0) && !parts(&own) => {
                             *own_parts = true;
-                            Some(own)
+                            own
                         }
-                        _ => Some(read),
-                    }
+                        _ => read,
+                    };
+                    let rows = rows_input(d, &chosen.1);
+                    Some((chosen, rows))
                 })
                 .collect()
         })?;
