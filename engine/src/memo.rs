@@ -201,7 +201,7 @@ impl Memo {
     fn missed(&mut self, proc: u16) {
         let t = self.trust_of(proc);
         if *t != PROVEN {
-            *t -= 1;
+            *t = t.saturating_sub(1);
         }
     }
 
