@@ -82,10 +82,61 @@ struct Rows {
     word: Variable,
     /// The operations counted before it (restored when it gives up).
     before: Variable,
-    /// The rows and how many, and where the values go.
-    rows: Value,
-    n: Value,
+    /// Where the values go.
     out: Value,
+    /// The loop's head, where a `Ret` goes on with the next row.
+    head: Block,
+}
+
+impl Rows {
+    /// The loop around the program, from the function's entry block (current in `b`,
+    /// with the rows, their number and `out` as its third to fifth parameters):
+    /// the head takes the next row or returns how many ran; a run zeroes the registers,
+    /// puts the row's word in its variable, notes the operations counted so far, and
+    /// goes on at the program's first block `start`.
+    fn open(
+        b: &mut FunctionBuilder,
+        input: u16,
+        (entry, ctx, zero, start): (Block, Value, Value, Block),
+        vars: &[Variable],
+        flags: (MemFlagsData, MemFlagsData),
+    ) -> Rows {
+        let p = b.block_params(entry);
+        let (rows, n, out) = (p[2], p[3], p[4]);
+        let (i, word, before) = (b.declare_var(I64), b.declare_var(I64), b.declare_var(I64));
+        b.def_var(i, zero);
+        b.def_var(word, zero);
+        b.def_var(before, zero);
+        let (head, run, all) = (b.create_block(), b.create_block(), b.create_block());
+        b.ins().jump(head, &[]);
+        b.switch_to_block(head);
+        let at = b.use_var(i);
+        let left = b.ins().icmp(IntCC::UnsignedLessThan, at, n);
+        b.ins().brif(left, run, &[], all, &[]);
+        b.switch_to_block(all);
+        let ran = b.use_var(i);
+        b.ins().return_(&[ran]);
+        b.switch_to_block(run);
+        for v in vars {
+            b.def_var(*v, zero);
+        }
+        let at = b.use_var(i);
+        let off = b.ins().ishl_imm_u(at, 3);
+        let at = b.ins().iadd(rows, off);
+        let w = b.ins().load(I64, flags.1, at, 0);
+        b.def_var(word, w);
+        let ops = b.ins().load(I64, flags.0, ctx, OPS);
+        b.def_var(before, ops);
+        b.ins().jump(start, &[]);
+        Rows {
+            input,
+            i,
+            word,
+            before,
+            out,
+            head,
+        }
+    }
 }
 
 /// The function of a program, in `b`: `fn(ctx, inputs) -> value`, or with `rows` (the
@@ -118,56 +169,20 @@ pub(crate) fn translate<'a>(
     // rows): nothing writes it while the code runs, so Cranelift may move such a load to
     // where its value is used, out of the rows' loop, or share it.
     let fixed = flags.with_readonly().with_can_move();
-    let rows = rows.map(|r| {
-        let p = b.block_params(entry);
-        let (rows, n, out) = (p[2], p[3], p[4]);
-        let (i, word, before) = (b.declare_var(I64), b.declare_var(I64), b.declare_var(I64));
-        b.def_var(i, zero);
-        b.def_var(word, zero);
-        b.def_var(before, zero);
-        Rows {
-            input: r,
-            i,
-            word,
-            before,
-            rows,
-            n,
-            out,
-        }
-    });
-    // Where a `Ret` goes on in a rows function: the loop's head, with the next row.
-    let head = match &rows {
+    let rows = match rows {
+        Some(r) => Some(Rows::open(
+            &mut b,
+            r,
+            (entry, ctx, zero, blocks[&0]),
+            &vars,
+            (flags, fixed),
+        )),
         None => {
             for v in &vars {
                 b.def_var(*v, zero);
             }
             b.ins().jump(blocks[&0], &[]);
-            give_up
-        }
-        Some(l) => {
-            // The loop's head: the next row, or the end with every row run.
-            let (head, run, all) = (b.create_block(), b.create_block(), b.create_block());
-            b.ins().jump(head, &[]);
-            b.switch_to_block(head);
-            let i = b.use_var(l.i);
-            let left = b.ins().icmp(IntCC::UnsignedLessThan, i, l.n);
-            b.ins().brif(left, run, &[], all, &[]);
-            b.switch_to_block(all);
-            let i = b.use_var(l.i);
-            b.ins().return_(&[i]);
-            b.switch_to_block(run);
-            for v in &vars {
-                b.def_var(*v, zero);
-            }
-            let i = b.use_var(l.i);
-            let off = b.ins().ishl_imm_u(i, 3);
-            let at = b.ins().iadd(l.rows, off);
-            let word = b.ins().load(I64, fixed, at, 0);
-            b.def_var(l.word, word);
-            let ops = b.ins().load(I64, flags, ctx, OPS);
-            b.def_var(l.before, ops);
-            b.ins().jump(blocks[&0], &[]);
-            head
+            None
         }
     };
     let sig = b.import_signature(cb_sig);
@@ -421,7 +436,7 @@ pub(crate) fn translate<'a>(
                         b.ins().store(flags, v, at, 0);
                         let next = b.ins().iadd_imm_s(i, 1);
                         b.def_var(l.i, next);
-                        b.ins().jump(head, &[]);
+                        b.ins().jump(l.head, &[]);
                     }
                 }
                 open = false;
