@@ -348,6 +348,17 @@ pub struct EmitSite {
     pub fields: Box<[Sym]>,
 }
 
+/// The procedures with effects inlined around an instruction (`vm/inline.rs`). An inlined
+/// procedure has no frame: its events, errors and call chains take its rule from here, as
+/// its frame would give it, and `explain`'s notes its parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleMark {
+    /// Their rules ([`crate::ruleset::Ruleset::units`]), outermost first.
+    pub rules: Box<[u32]>,
+    /// The innermost one and the frame slots holding its parameters.
+    pub params: Option<(u16, Box<[u16]>)>,
+}
+
 /// The compiled rules.
 #[derive(Debug, Clone, Default)]
 pub struct Program {
@@ -355,6 +366,12 @@ pub struct Program {
     pub code: Vec<Ins>,
     /// Where each instruction's node was written.
     pub locs: Vec<Loc>,
+    /// Each instruction's rule mark: an index in [`Program::rule_marks`], 0 outside any
+    /// procedure with effects inlined into its caller (`vm/inline.rs`).
+    pub marks: Vec<u32>,
+    /// The procedures with effects inlined around an instruction, by rule mark (mark 0:
+    /// none).
+    pub rule_marks: Vec<RuleMark>,
     /// Constants.
     pub consts: Vec<Value>,
     /// Code units.

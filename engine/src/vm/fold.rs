@@ -181,10 +181,11 @@ impl Fold<'_> {
     /// of one expression and no loop (its value then stands for the call, which counts as
     /// made, as an inlined call's does): a skill's test `skills > 0 and ...` with no skills.
     fn foldable_call(&self, i: usize) -> bool {
-        if self.inline.get(i) == Some(&true) {
-            return true;
-        }
+        // An inlined procedure with effects is never worked out at compile time.
         let p = &self.rs.procs[i];
+        if self.inline.get(i) == Some(&true) {
+            return p.pure;
+        }
         p.pure && p.code.body.stmts.len() == 1 && !super::inline::has_loop(&p.code.body)
     }
 }

@@ -1,9 +1,11 @@
-//! Which procedures are lowered into their callers instead of being called: small pure
-//! procedures (`adj`, `can_leave`, `twice`...) whose bodies cost less than a call's frame
-//! and memo bookkeeping. An inlined call still counts as a call of its procedure (figures,
-//! coverage and the memo's record of calls stay as they were).
+//! Which procedures are lowered into their callers instead of being called: small
+//! procedures (`adj`, `can_leave`, `twice`, a move made with its event...) whose bodies cost
+//! less than a call's frame and memo bookkeeping. An inlined call still counts as a call of
+//! its procedure (figures, coverage and the memo's record of calls stay as they were), and
+//! an inlined procedure with effects logs its events under its own rule (a rule mark on its
+//! instructions, [`super::code::Program::rule_marks`]).
 
-use crate::ir::{Block, NodeKind, Stmt, any_in};
+use crate::ir::{Block, NodeKind, Search, Stmt, any_in};
 use crate::ruleset::Ruleset;
 
 use super::quiet::Quiet;
@@ -12,24 +14,42 @@ use super::quiet::Quiet;
 /// loop is never inlined outside scores: it is remembered instead (the memo pays more than
 /// the call costs: 2024's `offside_areas` inlined costs 7% more instructions per match).
 pub const INLINE_NODES: usize = 64;
+/// Largest body with effects (in IR nodes, inlined callees included) that is inlined:
+/// such a body saves its frame, and the rule mark that stands for it costs nothing.
+pub const INLINE_EFFECT_NODES: usize = 128;
 /// Largest body inlined into a `prefer` score, which runs once for every option offered.
 pub const INLINE_SCORE_NODES: usize = 320;
 /// Largest body (in IR nodes, callees included) inlined into machine code.
 pub const INLINE_NATIVE_NODES: usize = 512;
 
-/// For each procedure, whether its calls are inlined, for bodies of at most `limit` nodes;
-/// with `remembered`, a procedure with a loop is inlined too (into `prefer` scores).
-///
-/// With `scores` (the quiet code of the ruleset), the plan is for `prefer` scores, where
-/// nothing is logged or counted: a quiet procedure is inlined there even when it is not
-/// pure, and its modifier lists and hooks with it (a modifier list's start-area rows are
-/// then worked out beside the score's other expressions instead of behind a call).
-pub fn plan(rs: &Ruleset, limit: usize, remembered: bool, scores: Option<&Quiet>) -> Vec<bool> {
+/// What a plan may inline.
+#[derive(Clone, Copy)]
+pub struct Scope<'q> {
+    /// Largest body, in IR nodes with its inlined callees.
+    pub limit: usize,
+    /// A procedure with a loop is inlined too (into `prefer` scores, where it would
+    /// otherwise be remembered).
+    pub remembered: bool,
+    /// The quiet code of the ruleset, for a plan of `prefer` scores: there nothing is
+    /// logged or counted, and a quiet procedure is inlined even when it is not pure, with
+    /// its modifier lists and hooks (a modifier list's start-area rows are then worked out
+    /// beside the score's other expressions instead of behind a call).
+    pub scores: Option<&'q Quiet>,
+    /// A procedure with effects (a `set`, an `emit`, a primitive that changes the match, a
+    /// `choose`) of at most this many nodes is inlined too, into the stack code: its
+    /// instructions carry a rule mark ([`super::code::Program::rule_marks`]) so that its
+    /// events, errors and `explain`'s notes name its rule and parameters as its frame did.
+    pub effects: Option<usize>,
+}
+
+/// For each procedure, whether its calls are inlined under `scope`.
+pub fn plan(rs: &Ruleset, scope: Scope<'_>) -> Vec<bool> {
     let mut size: Vec<Option<Option<usize>>> = vec![None; rs.procs.len()];
     (0..rs.procs.len())
         .map(|i| {
-            (remembered || !has_loop(&rs.procs[i].code.body))
-                && inlined_size(rs, i, &mut size, 0, limit, scores).is_some()
+            let p = &rs.procs[i];
+            (scope.remembered || !has_loop(&p.code.body) || (scope.effects.is_some() && !p.pure))
+                && inlined_size(rs, i, &mut size, 0, scope).is_some()
         })
         .collect()
 }
@@ -40,61 +60,88 @@ fn inlined_size(
     i: usize,
     memo: &mut Vec<Option<Option<usize>>>,
     depth: usize,
-    limit: usize,
-    scores: Option<&Quiet>,
+    scope: Scope<'_>,
 ) -> Option<usize> {
+    let scores = scope.scores;
     if let Some(known) = memo[i] {
         return known;
     }
     let p = &rs.procs[i];
     let mut r = None;
-    let admitted = p.pure || scores.is_some_and(|q| q.proc(i));
+    let effects = scope.effects.is_some() && scores.is_none();
+    let admitted = p.pure || scores.is_some_and(|q| q.proc(i)) || effects;
+    let limit = match scope.effects {
+        Some(l) if !p.pure => l,
+        _ => scope.limit,
+    };
     if admitted && depth < 8 {
         // Mark as not inlined while it is measured: a cycle is never inlined.
         memo[i] = Some(None);
         let mut size = 0;
-        let refused = any_in(
-            &p.code.body,
-            // Leaving early needs a frame of its own.
-            |s| {
-                matches!(
-                    s,
-                    Stmt::Break | Stmt::Return(_) | Stmt::SetVar(..) | Stmt::Emit(..)
-                )
-            },
-            |n| {
-                size += 1;
-                let refused = match &n.kind {
-                    NodeKind::Call(idx, _) => {
-                        match inlined_size(rs, *idx as usize, memo, depth + 1, limit, scores) {
-                            Some(s) => {
-                                size += s;
-                                false
-                            }
-                            // A remembered procedure (pure, with a loop) stays a call inside
-                            // the inlined body; any other callee keeps the caller a call.
-                            None => {
-                                let callee = &rs.procs[*idx as usize];
-                                !(callee.pure && has_loop(&callee.code.body))
+        let with_effects = effects && !p.pure;
+        let refused = (with_effects && breaks_out(&p.code.body))
+            || any_in(
+                &p.code.body,
+                // Leaving early needs a frame of its own; a body with effects may leave its
+                // own loops (`breaks_out` below).
+                |s| match s {
+                    Stmt::Return(_) => true,
+                    Stmt::Break => !with_effects,
+                    Stmt::SetVar(..) | Stmt::Emit(..) => !effects,
+                    _ => false,
+                },
+                |n| {
+                    size += 1;
+                    let refused = match &n.kind {
+                        NodeKind::Call(idx, _) => {
+                            match inlined_size(rs, *idx as usize, memo, depth + 1, scope) {
+                                Some(s) => {
+                                    size += s;
+                                    false
+                                }
+                                // A remembered procedure (pure, with a loop) stays a call inside
+                                // the inlined body; any other callee keeps a pure caller a
+                                // call. A caller with effects keeps its callees calls: their
+                                // frames take the caller's rule mark.
+                                None => {
+                                    let callee = &rs.procs[*idx as usize];
+                                    !(with_effects || callee.pure && has_loop(&callee.code.body))
+                                }
                             }
                         }
-                    }
-                    NodeKind::Modifiers { .. } | NodeKind::Hook(..) => scores.is_none(),
-                    NodeKind::Table(..)
-                    | NodeKind::ChooseFrom { .. }
-                    | NodeKind::ChooseArms { .. }
-                    | NodeKind::Roll { .. } => true,
-                    _ => false,
-                };
-                refused || size > limit
-            },
-        );
+                        NodeKind::Modifiers { .. } | NodeKind::Hook(..) => {
+                            scores.is_none() && !effects
+                        }
+                        NodeKind::ChooseFrom { .. }
+                        | NodeKind::ChooseArms { .. }
+                        | NodeKind::Roll { .. } => !effects,
+                        NodeKind::Table(..) => !effects,
+                        _ => false,
+                    };
+                    refused || size > limit
+                },
+            );
         if !refused && size <= limit {
             r = Some(size);
         }
     }
     memo[i] = Some(r);
     r
+}
+
+/// Whether a `break` in the block may leave it: one outside every loop of the block (a
+/// `break` outside a loop leaves its procedure; inlined, it would leave the caller's
+/// loop). A loop's body may break; anywhere else a `break` in a nested block counts, even
+/// inside a loop there (a conservative answer: the procedure stays a call).
+fn breaks_out(b: &Block) -> bool {
+    let mut search = Search {
+        stmt: &mut |s| matches!(s, Stmt::Break),
+        node: &mut |_| false,
+    };
+    b.stmts.iter().any(|s| match s {
+        Stmt::Repeat(n, _, _) | Stmt::For(_, n, _) => search.in_node(n),
+        other => search.in_stmt(other),
+    })
 }
 
 /// Whether the code iterates (a `for`, a `repeat` or a quantifier anywhere in it).

@@ -9,12 +9,14 @@ use super::schedule::{Phase, Schedule};
 use super::{Counters, ErrorKind, Halt, Limits, RunError};
 use crate::agent::Opt;
 use crate::game::Outcome;
-use crate::ir::Loc;
 use crate::log::{Event, EventKind, ModRowLog};
 use crate::memo::{Memo, Pending};
 use crate::ruleset::Ruleset;
 use crate::state::{Clock, MatchState};
 use crate::value::{MoveSet, Sym, Team, Value};
+
+/// The instruction index of no instruction: an event or error made where no code runs.
+pub(crate) const NO_CODE: u32 = u32::MAX;
 
 /// One active code unit.
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +34,9 @@ pub(crate) struct Frame {
     /// Whether entering it went one call deeper and pushed its rule (not a hook's
     /// dispatch).
     pub nested: bool,
+    /// The rule mark of the instruction that called it ([`Program::rule_marks`]): the
+    /// procedures with effects inlined around the call, whose rules come before its own.
+    pub mark: u32,
 }
 
 /// What the match waits for.
@@ -345,50 +350,53 @@ impl<'a> Match<'a> {
 
     // ------------------------------------------------------------------ errors, log
 
-    /// The rules being run, outermost first: those of the frames entered by a call (a
-    /// hook's dispatch and a `prefer` score have none of their own), for the log and
-    /// messages.
-    pub(super) fn rule_chain(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+    /// The rules being run at instruction `at` ([`NO_CODE`]: none), outermost first: those
+    /// of the frames entered by a call (a hook's dispatch and a `prefer` score have none of
+    /// their own) and of the procedures with effects inlined around each call and around
+    /// `at` (their rule marks), for the log and messages.
+    pub(super) fn rule_chain(&self, at: u32) -> impl DoubleEndedIterator<Item = u32> + '_ {
         let units = &self.prog.units;
+        let marked = |mark: u32| -> &[u32] {
+            (self.prog.rule_marks.get(mark as usize)).map_or(&[], |m| &m.rules[..])
+        };
+        let here = self.prog.marks.get(at as usize).copied().unwrap_or(0);
         self.frames
             .iter()
-            .filter(|f| f.nested)
-            .map(|f| units[f.unit as usize].rule)
+            .flat_map(move |f| {
+                let own = f.nested.then(|| units[f.unit as usize].rule);
+                marked(f.mark).iter().copied().chain(own)
+            })
+            .chain(marked(here).iter().copied())
     }
 
-    fn current_rule(&self) -> String {
-        self.rule_chain()
+    fn current_rule(&self, at: u32) -> String {
+        self.rule_chain(at)
             .next_back()
             .and_then(|u| self.rs.units.get(u as usize))
             .map_or_else(|| "match".to_string(), |u| u.rule.clone())
     }
 
-    /// An error at a source place.
-    pub(crate) fn error_at(&self, loc: Loc, message: impl Into<String>) -> Halt {
+    /// An error at instruction `at`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn error(&self, at: u32, message: impl Into<String>) -> Halt {
+        let loc = self.prog.locs.get(at as usize).copied().unwrap_or_default();
         let rule = self
             .rs
             .units
             .get(loc.unit as usize)
-            .map_or_else(|| self.current_rule(), |u| u.rule.clone());
+            .map_or_else(|| self.current_rule(at), |u| u.rule.clone());
         Halt::Error(Box::new(RunError {
             kind: ErrorKind::Rule,
             message: message.into(),
             rule,
             place: self.rs.place(loc.start),
             chain: self
-                .rule_chain()
+                .rule_chain(at)
                 .filter_map(|u| self.rs.units.get(u as usize))
                 .map(|u| u.rule.clone())
                 .collect(),
         }))
-    }
-
-    /// An error at an instruction.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn error(&self, at: u32, message: impl Into<String>) -> Halt {
-        let loc = self.prog.locs.get(at as usize).copied().unwrap_or_default();
-        self.error_at(loc, message)
     }
 
     /// Whether events are recorded now.
@@ -397,10 +405,20 @@ impl<'a> Match<'a> {
         self.log.is_some() && !self.scoring
     }
 
-    /// Records an event when logging, as made by the innermost rule running.
+    /// Records an event when logging, as made by the innermost rule running where no code
+    /// runs (the course of the match, a driver).
     pub fn emit_event(&mut self, kind: EventKind) {
-        let rule = self.rule_chain().next_back();
-        self.emit_event_by(rule, kind);
+        self.emit_event_at(NO_CODE, kind);
+    }
+
+    /// Records an event when logging, as made by the innermost rule running at
+    /// instruction `at` (an inlined procedure's, by its rule mark).
+    pub(crate) fn emit_event_at(&mut self, at: u32, kind: EventKind) {
+        if !self.logging() {
+            return;
+        }
+        let rule = self.rule_chain(at).next_back();
+        self.record(rule, kind);
     }
 
     /// Records an event when logging, as made by the given rule (bounded: `logbook.rs`).
@@ -463,6 +481,7 @@ impl<'a> Match<'a> {
                     memo: 0,
                     score: false,
                     nested: false,
+                    mark: self.mark_at(at),
                 });
                 self.pc = unit.entry;
                 return Ok(());
@@ -480,16 +499,23 @@ impl<'a> Match<'a> {
             memo,
             score: false,
             nested: true,
+            mark: self.mark_at(at),
         });
         self.pc = unit.entry;
         Ok(())
+    }
+
+    /// The rule mark of instruction `at` (0 past the code).
+    #[inline]
+    pub(super) fn mark_at(&self, at: u32) -> u32 {
+        self.prog.marks.get(at as usize).copied().unwrap_or(0)
     }
 
     #[cold]
     #[inline(never)]
     fn too_deep(&self, at: u32) -> Halt {
         let chain: Vec<&str> = self
-            .rule_chain()
+            .rule_chain(at)
             .filter_map(|u| self.rs.units.get(u as usize))
             .map(|u| u.rule.as_str())
             .collect();

@@ -66,27 +66,44 @@ impl Match<'_> {
         self.book.notes.as_deref().unwrap_or_default()
     }
 
-    /// Notes the running frame's parameters for the modifier list just recorded, when
-    /// notes are kept and the event was recorded (`before`: the count before it).
-    pub(super) fn note_modifier_args(&mut self, before: u64) {
+    /// Notes the running frame's parameters for the modifier list just recorded at
+    /// instruction `at`, when notes are kept and the event was recorded (`before`: the
+    /// count before it).
+    pub(super) fn note_modifier_args(&mut self, before: u64, at: u32) {
         if self.book.notes.is_none() || self.recorded_events() == before {
             return;
         }
         let Some(f) = self.frames.last().copied() else {
             return;
         };
-        let names = self.param_names(f.unit);
         let base = f.base as usize;
+        // In a procedure inlined into its caller, its parameters are where the rule mark
+        // says; otherwise the frame's first slots.
+        let inlined =
+            (self.prog.rule_marks.get(self.mark_at(at) as usize)).and_then(|m| m.params.as_ref());
+        let (names, slots): (Vec<String>, Vec<usize>) = match inlined {
+            Some((p, slots)) => (
+                (self.rs.procs[*p as usize].params.iter())
+                    .map(|(n, _)| n.clone())
+                    .collect(),
+                slots.iter().map(|&s| base + s as usize).collect(),
+            ),
+            None => {
+                let names = self.param_names(f.unit);
+                let slots = (base..base + names.len()).collect();
+                (names, slots)
+            }
+        };
         let args = names
             .iter()
-            .enumerate()
-            .filter_map(|(i, n)| {
-                let v = self.stack.get(base + i)?;
+            .zip(slots)
+            .filter_map(|(n, s)| {
+                let v = self.stack.get(s)?;
                 Some((n.clone(), value_text(self.rs, v)))
             })
             .collect();
         let rule = self
-            .rule_chain()
+            .rule_chain(at)
             .next_back()
             .and_then(|u| self.rs.units.get(u as usize))
             .map(|u| u.rule.clone())

@@ -148,7 +148,7 @@ impl Match<'_> {
 
     /// Takes option `i` of the waiting decision: counts, logs, pushes its value.
     pub(crate) fn picked(&mut self, i: usize) {
-        let Wait::Decision { site, team, .. } = self.wait else {
+        let Wait::Decision { site, team, at } = self.wait else {
             return;
         };
         self.wait = Wait::Run;
@@ -165,14 +165,17 @@ impl Match<'_> {
             } else {
                 Vec::new()
             };
-            self.emit_event(EventKind::Choice {
-                team: team_name(team).to_string(),
-                decision: rs.symbol(d.kind).to_string(),
-                label: picked.label(rs),
-                options: self.opts.len(),
-                secret: d.secret,
-                offered,
-            });
+            self.emit_event_at(
+                at,
+                EventKind::Choice {
+                    team: team_name(team).to_string(),
+                    decision: rs.symbol(d.kind).to_string(),
+                    label: picked.label(rs),
+                    options: self.opts.len(),
+                    secret: d.secret,
+                    offered,
+                },
+            );
         }
         self.stack.push(match picked {
             Opt::Area(a) => Value::Area(a),

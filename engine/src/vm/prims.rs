@@ -225,9 +225,12 @@ impl Match<'_> {
                     }
                 }
                 if self.logging() {
-                    self.emit_event(EventKind::Clear {
-                        team: team_name(t).into(),
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Clear {
+                            team: team_name(t).into(),
+                        },
+                    );
                 }
                 Value::None
             }
@@ -249,11 +252,14 @@ impl Match<'_> {
                 };
                 self.st.put(t, i, a);
                 if self.logging() {
-                    self.emit_event(EventKind::Place {
-                        team: team_name(t).into(),
-                        area: board.name(a).into(),
-                        keeper: i == 0,
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Place {
+                            team: team_name(t).into(),
+                            area: board.name(a).into(),
+                            keeper: i == 0,
+                        },
+                    );
                 }
                 Value::None
             }
@@ -265,10 +271,13 @@ impl Match<'_> {
                 self.st
                     .put(t, i, if p == Prim::RemovePiece { GONE } else { OFF });
                 if self.logging() {
-                    self.emit_event(EventKind::Remove {
-                        team: team_name(t).into(),
-                        area: board.name(a).into(),
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Remove {
+                            team: team_name(t).into(),
+                            area: board.name(a).into(),
+                        },
+                    );
                 }
                 Value::None
             }
@@ -285,11 +294,14 @@ impl Match<'_> {
                     None => return Err(self.error(at, "no field piece of the team is off")),
                 }
                 if self.logging() {
-                    self.emit_event(EventKind::Place {
-                        team: team_name(t).into(),
-                        area: board.name(a).into(),
-                        keeper: false,
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Place {
+                            team: team_name(t).into(),
+                            area: board.name(a).into(),
+                            keeper: false,
+                        },
+                    );
                 }
                 Value::None
             }
@@ -307,9 +319,12 @@ impl Match<'_> {
                 let a = self.area_v(&self.stack[base], at)?;
                 self.st.ball_area = a;
                 if self.logging() {
-                    self.emit_event(EventKind::Ball {
-                        area: board.name(a).into(),
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Ball {
+                            area: board.name(a).into(),
+                        },
+                    );
                 }
                 Value::None
             }
@@ -321,7 +336,7 @@ impl Match<'_> {
                 }
                 self.st.ball_value = v;
                 if self.logging() {
-                    self.emit_event(EventKind::BallValue { value: v });
+                    self.emit_event_at(at, EventKind::BallValue { value: v });
                 }
                 Value::None
             }
@@ -333,9 +348,12 @@ impl Match<'_> {
                         self.counters.control_changes += 1;
                     }
                     if self.logging() {
-                        self.emit_event(EventKind::Control {
-                            team: team_name(t).into(),
-                        });
+                        self.emit_event_at(
+                            at,
+                            EventKind::Control {
+                                team: team_name(t).into(),
+                            },
+                        );
                     }
                 }
                 Value::None
@@ -344,9 +362,12 @@ impl Match<'_> {
                 let t = self.team_v(&self.stack[base], at)?;
                 self.st.phasing = t;
                 if self.logging() {
-                    self.emit_event(EventKind::Phasing {
-                        team: team_name(t).into(),
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Phasing {
+                            team: team_name(t).into(),
+                        },
+                    );
                 }
                 Value::None
             }
@@ -556,10 +577,13 @@ impl Match<'_> {
                     ));
                 }
                 if self.logging() {
-                    self.emit_event(EventKind::Clock {
-                        to_minute: m,
-                        to_added: a,
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Clock {
+                            to_minute: m,
+                            to_added: a,
+                        },
+                    );
                 }
                 self.st.clock.minute = m;
                 self.st.clock.added = a;
@@ -573,10 +597,13 @@ impl Match<'_> {
                 self.st.score[t as usize] += 1;
                 let score = self.st.score;
                 if self.logging() {
-                    self.emit_event(EventKind::Goal {
-                        team: team_name(t).into(),
-                        score,
-                    });
+                    self.emit_event_at(
+                        at,
+                        EventKind::Goal {
+                            team: team_name(t).into(),
+                            score,
+                        },
+                    );
                 }
                 if self.stop_at.is_some() && self.stop_at == rs.sym("goal") {
                     self.stopped = true;
@@ -625,12 +652,15 @@ impl Match<'_> {
         self.st.put(t, i, to);
         self.st.pieces[t as usize].moved |= 1 << i;
         if self.logging() {
-            self.emit_event(EventKind::Move {
-                team: team_name(t).into(),
-                from: self.rs.board.name(from).into(),
-                to: self.rs.board.name(to).into(),
-                keeper: false,
-            });
+            self.emit_event_at(
+                at,
+                EventKind::Move {
+                    team: team_name(t).into(),
+                    from: self.rs.board.name(from).into(),
+                    to: self.rs.board.name(to).into(),
+                    keeper: false,
+                },
+            );
         }
         Ok(())
     }
@@ -643,12 +673,15 @@ impl Match<'_> {
         self.st.put(t, 0, to);
         self.st.pieces[t as usize].moved |= 1;
         if self.logging() {
-            self.emit_event(EventKind::Move {
-                team: team_name(t).into(),
-                from: self.rs.board.name(from).into(),
-                to: self.rs.board.name(to).into(),
-                keeper: true,
-            });
+            self.emit_event_at(
+                at,
+                EventKind::Move {
+                    team: team_name(t).into(),
+                    from: self.rs.board.name(from).into(),
+                    to: self.rs.board.name(to).into(),
+                    keeper: true,
+                },
+            );
         }
         Ok(())
     }

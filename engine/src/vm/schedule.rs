@@ -495,7 +495,7 @@ impl<'a> Match<'a> {
 
     /// Answers the waiting chance event with the dice, in the order rolled.
     pub fn roll(&mut self, dice: &[u8]) -> Result<(), RunError> {
-        let Wait::Chance { site, team, .. } = self.wait else {
+        let Wait::Chance { site, team, at, .. } = self.wait else {
             return Err(self.fail("no roll is waiting"));
         };
         let r = self.prog.rolls[site as usize];
@@ -528,12 +528,15 @@ impl<'a> Match<'a> {
             }
         };
         if self.logging() {
-            self.emit_event(EventKind::Roll {
-                team: team.map(|t| team_name(t).to_string()),
-                label: self.rs.symbol(r.label).to_string(),
-                dice: d.as_slice().to_vec(),
-                kept: kept.as_slice().to_vec(),
-            });
+            self.emit_event_at(
+                at,
+                EventKind::Roll {
+                    team: team.map(|t| team_name(t).to_string()),
+                    label: self.rs.symbol(r.label).to_string(),
+                    dice: d.as_slice().to_vec(),
+                    kept: kept.as_slice().to_vec(),
+                },
+            );
         }
         self.stack.push(if kept.n == 1 {
             Value::Int(i64::from(kept.d[0]))
@@ -651,6 +654,8 @@ impl<'a> Match<'a> {
             memo: 0,
             score: true,
             nested: false,
+            // The score's instructions carry the rule mark of the `choose` they score.
+            mark: 0,
         });
         self.pc = entry;
         self.wait = Wait::Run;

@@ -249,12 +249,15 @@ impl Match<'_> {
                 if self.logging() {
                     let rows = self.mod_rows.split_off(mark.min(self.mod_rows.len()));
                     let before = self.recorded_events();
-                    self.emit_event(EventKind::Modifiers {
-                        name: self.rs.symbol(name).to_string(),
-                        rows,
-                        total,
-                    });
-                    self.note_modifier_args(before);
+                    self.emit_event_at(
+                        at,
+                        EventKind::Modifiers {
+                            name: self.rs.symbol(name).to_string(),
+                            rows,
+                            total,
+                        },
+                    );
+                    self.note_modifier_args(before, at);
                 }
                 self.stack.push(Value::Int(total));
             }
@@ -500,10 +503,13 @@ impl Match<'_> {
             for (f, v) in e.fields.iter().zip(&self.stack[from..]) {
                 map.insert(rs.symbol(*f).to_string(), value_json(rs, v));
             }
-            self.emit_event(EventKind::Emit {
-                kind: rs.symbol(e.kind).to_string(),
-                fields: map,
-            });
+            self.emit_event_at(
+                at,
+                EventKind::Emit {
+                    kind: rs.symbol(e.kind).to_string(),
+                    fields: map,
+                },
+            );
         }
         self.stack.truncate(from);
         if self.stop_at == Some(e.kind) && !self.scoring {

@@ -256,8 +256,10 @@ impl Lower<'_> {
                 } else {
                     // Outside scores only a procedure of one expression: a longer body's
                     // `let`s cost more as closures than as stack code (but not in a loop
-                    // that is closures or nothing, `moves_loop.rs`).
+                    // that is closures or nothing, `moves_loop.rs`). Closures have no
+                    // effects: a procedure with effects is inlined as stack code only.
                     self.inline[*idx as usize]
+                        && self.rs.procs[*idx as usize].pure
                         && (self.gathering
                             || self.rs.procs[*idx as usize].code.body.stmts.len() == 1)
                 };

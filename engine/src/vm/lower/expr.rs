@@ -272,14 +272,14 @@ impl<'r> Lower<'r> {
                 let prompt = self.prompt_site(prompt.as_deref(), site, false);
                 let note = note
                     .as_ref()
-                    .map(|(slot, n)| (*slot, self.prompt_site(Some(n), site, true)));
+                    .map(|(slot, n)| (self.slot(*slot), self.prompt_site(Some(n), site, true)));
                 self.p.decisions.push(DecisionSite {
                     note,
                     kind: *kind,
                     secret: *secret,
                     skip: *skip,
                     arms: Box::new([]),
-                    prefer: Box::new([prefer.as_ref().map(|(slot, _)| (*slot, 0))]),
+                    prefer: Box::new([prefer.as_ref().map(|(slot, _)| (self.slot(*slot), 0))]),
                     pure_prefer,
                     prompt,
                     hoist: Box::new([]),
@@ -288,7 +288,8 @@ impl<'r> Lower<'r> {
                     word_own: None,
                 });
                 if let Some((_, score)) = prefer {
-                    self.scores.push((score, site, 0, self.next_hidden));
+                    let place = self.place_of();
+                    self.scores.push((score, site, 0, self.next_hidden, place));
                 }
                 self.emit(if unmoved {
                     Ins::ChooseUnmoved(site as u32)
@@ -341,7 +342,8 @@ impl<'r> Lower<'r> {
                 });
                 for (i, a) in arms.iter().enumerate() {
                     if let Some(p) = &a.prefer {
-                        self.scores.push((p, site, i, self.next_hidden));
+                        let place = self.place_of();
+                        self.scores.push((p, site, i, self.next_hidden, place));
                     }
                 }
                 self.emit(Ins::ChooseArms(site as u32));

@@ -40,7 +40,16 @@ impl<'r> Lower<'r> {
         }
         self.emit(Ins::CountCall(idx));
         let outer = std::mem::replace(&mut self.map, map);
+        // A body with effects carries its rule mark, as its frame carried its rule.
+        let mark = if p.pure || self.in_score {
+            self.mark
+        } else {
+            let params: Vec<u16> = self.map.iter().take(p.params.len()).copied().collect();
+            self.mark_for(idx, &params)
+        };
+        let outer_mark = std::mem::replace(&mut self.mark, mark);
         self.block_value(&p.code.body);
+        self.mark = outer_mark;
         self.map = outer;
         self.next_hidden = saved;
     }

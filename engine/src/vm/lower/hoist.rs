@@ -123,7 +123,7 @@ impl<'r> Lower<'r> {
         self.hoist = Some(Hoist {
             live,
             option,
-            assigned: assigned(n),
+            assigned: assigned(n).into_iter().map(|s| self.slot(s)).collect(),
             next: live,
             end,
             list: Vec::new(),

@@ -9,6 +9,9 @@ use fuba_grammar::ast::AssignOp;
 
 use super::as_bool;
 use super::code::*;
+use super::inline::{
+    INLINE_EFFECT_NODES, INLINE_NATIVE_NODES, INLINE_NODES, INLINE_SCORE_NODES, Scope, plan,
+};
 use super::quiet::Quiet;
 use crate::ir::*;
 use crate::prims::Prim;
@@ -17,13 +20,24 @@ use walk::plain;
 
 /// Compiles a checked ruleset.
 pub fn compile(rs: &Ruleset) -> Program {
-    compile_with(rs, true)
+    compile_with(rs, true, true)
+}
+
+/// Compiles a checked ruleset with every procedure with effects called, none inlined
+/// ([`super::inline::Scope::effects`]): its matches play as [`compile`]'s do, event for
+/// event, with the same counters but for the operations (a call is one, an inlined call
+/// none). Tests compare the two.
+pub fn compile_calling_effects(rs: &Ruleset) -> Program {
+    compile_with(rs, true, false)
 }
 
 /// Compiles a checked ruleset, with or without direct expressions ([`super::direct`]):
-/// without them every expression is stack code (tests compare the two).
-pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
+/// without them every expression is stack code (tests compare the two); with or without
+/// the procedures with effects inlined.
+pub(crate) fn compile_with(rs: &Ruleset, direct: bool, inline_effects: bool) -> Program {
     let mut p = Program::default();
+    // Rule mark 0: no procedure with effects inlined around an instruction.
+    p.rule_marks.push(RuleMark::default());
     // Every unit's id is known before any code refers to it.
     for (i, pr) in rs.procs.iter().enumerate() {
         p.procs.push(p.units.len() as u32);
@@ -92,13 +106,32 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
     let mut l = Lower {
         p,
         rs,
-        inline: super::inline::plan(rs, super::inline::INLINE_NODES, false, None),
-        inline_native: super::inline::plan(rs, super::inline::INLINE_NATIVE_NODES, false, None),
-        inline_scores: super::inline::plan(
+        inline: plan(
             rs,
-            super::inline::INLINE_SCORE_NODES,
-            true,
-            Some(&quiet),
+            Scope {
+                limit: INLINE_NODES,
+                remembered: false,
+                scores: None,
+                effects: inline_effects.then_some(INLINE_EFFECT_NODES),
+            },
+        ),
+        inline_native: plan(
+            rs,
+            Scope {
+                limit: INLINE_NATIVE_NODES,
+                remembered: false,
+                scores: None,
+                effects: None,
+            },
+        ),
+        inline_scores: plan(
+            rs,
+            Scope {
+                limit: INLINE_SCORE_NODES,
+                remembered: true,
+                scores: Some(&quiet),
+                effects: None,
+            },
         ),
         in_score: false,
         counted_known: false,
@@ -106,6 +139,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool) -> Program {
         map: Vec::new(),
         quiet: &quiet,
         loc: Loc::default(),
+        mark: 0,
         next_hidden: 0,
         max_slot: 0,
         loops: Vec::new(),
@@ -158,6 +192,12 @@ mod walk;
 mod word;
 mod word_score;
 
+/// Where code was met: the slot map of the inlined bodies around it and its rule mark.
+struct Place {
+    map: Vec<u16>,
+    mark: u32,
+}
+
 struct Lower<'r> {
     p: Program,
     rs: &'r Ruleset,
@@ -182,19 +222,23 @@ struct Lower<'r> {
     map: Vec<u16>,
     quiet: &'r Quiet,
     loc: Loc,
+    /// The rule mark of the instructions being emitted ([`Program::mark_rules`]): the
+    /// procedures with effects whose inlined bodies are being lowered.
+    mark: u32,
     next_hidden: u16,
     max_slot: u16,
     /// Enclosing loops of the unit: the local holding the stack height, the jumps to
     /// patch to the loop's end.
     loops: Vec<(u16, Vec<usize>)>,
-    /// `prefer` scores to place after the unit's code: where to write their entry.
-    scores: Vec<(&'r Node, usize, usize, u16)>,
+    /// `prefer` scores to place after the unit's code: where to write their entry, and
+    /// where they were met ([`Lower::place_of`]).
+    scores: Vec<(&'r Node, usize, usize, u16, Place)>,
     /// Set while the stack code of a direct expression is lowered (no direct expression
     /// inside it).
     no_direct: bool,
     /// Values of prompts (`false`) and notes (`true`) to place after the unit's code,
     /// like scores (`prompt.rs`).
-    prompts: Vec<(&'r Node, usize, bool, usize, u16)>,
+    prompts: Vec<(&'r Node, usize, bool, usize, u16, Place)>,
     /// Sunk `let`s of the direct blocks being built (`sink.rs`): a frame slot and the
     /// closures standing for it.
     sunk: Vec<(u16, super::direct::Direct, u32)>,
@@ -206,7 +250,46 @@ impl<'r> Lower<'r> {
     fn emit(&mut self, i: Ins) -> usize {
         self.p.code.push(i);
         self.p.locs.push(self.loc);
+        self.p.marks.push(self.mark);
         self.p.code.len() - 1
+    }
+
+    /// Where code is being lowered: the slot map and the rule mark, for a value placed
+    /// after the unit's code that runs where it was met (a `prefer` score, a prompt's
+    /// value inside an inlined body).
+    fn place_of(&self) -> Place {
+        Place {
+            map: self.map.clone(),
+            mark: self.mark,
+        }
+    }
+
+    /// Lowers `f` where `place` was taken.
+    fn at_place<T>(&mut self, place: Place, f: impl FnOnce(&mut Self) -> T) -> T {
+        let map = std::mem::replace(&mut self.map, place.map);
+        let mark = std::mem::replace(&mut self.mark, place.mark);
+        let r = f(self);
+        self.map = map;
+        self.mark = mark;
+        r
+    }
+
+    /// The rule mark of an inlined body of procedure `idx` with effects inside the
+    /// present one, its parameters in frame slots `params`.
+    fn mark_for(&mut self, idx: u16, params: &[u16]) -> u32 {
+        let rule = self.rs.procs[idx as usize].unit;
+        let outer = &self.p.rule_marks[self.mark as usize];
+        let mark = RuleMark {
+            rules: outer.rules.iter().copied().chain([rule]).collect(),
+            params: Some((idx, params.into())),
+        };
+        match self.p.rule_marks.iter().position(|m| *m == mark) {
+            Some(i) => i as u32,
+            None => {
+                self.p.rule_marks.push(mark);
+                self.p.rule_marks.len() as u32 - 1
+            }
+        }
     }
 
     fn here(&self) -> u32 {
@@ -245,8 +328,8 @@ impl<'r> Lower<'r> {
         self.block_value(&code.body);
         self.emit(Ins::Ret);
         // `prefer` scores run in this unit's frame: placed after it, with its locals.
-        while let Some((n, site, idx, live)) = self.scores.pop() {
-            let at = self.score_value(n, site, live);
+        while let Some((n, site, idx, live, place)) = self.scores.pop() {
+            let at = self.at_place(place, |l| l.score_value(n, site, live));
             if let Some(Some((_, e))) = self.p.decisions[site].prefer.get_mut(idx) {
                 *e = at;
             }

@@ -24,7 +24,9 @@ impl<'r> Lower<'r> {
             .map(|(i, s)| match s {
                 PromptSeg::Text(t) => PromptCode::Text(t.clone()),
                 PromptSeg::Value(n) => {
-                    self.prompts.push((n, site, note, i, self.next_hidden));
+                    let place = self.place_of();
+                    self.prompts
+                        .push((n, site, note, i, self.next_hidden, place));
                     PromptCode::Value(0)
                 }
             })
@@ -33,8 +35,8 @@ impl<'r> Lower<'r> {
 
     /// Places the code of the prompt values met in the unit just lowered.
     pub(super) fn prompt_values(&mut self) {
-        while let Some((n, site, note, idx, live)) = self.prompts.pop() {
-            let at = self.waiting_value(n, live);
+        while let Some((n, site, note, idx, live, place)) = self.prompts.pop() {
+            let at = self.at_place(place, |l| l.waiting_value(n, live));
             let d = &mut self.p.decisions[site];
             let codes = if note {
                 d.note.as_mut().map(|(_, c)| c)

@@ -1,0 +1,118 @@
+//! Procedures with effects (moves, `emit`, `set`, a `choose`, modifier lists) small enough
+//! are lowered into their callers (`fuba_engine::vm` `inline`), their instructions marked
+//! with their rule: with them inlined or called, every edition plays the same seeded
+//! matches event for event (each event under the same rule), with the same counters, the
+//! same notes for `explain`, and a run-time error inside one reads the same.
+
+use fuba_engine::ruleset::Ruleset;
+use fuba_engine::value::Value;
+use fuba_engine::vm::Match;
+use fuba_engine::vm::lower::compile_calling_effects;
+use fuba_tests::{Agents, edition, every_2024_option, layer, seeded_match};
+
+/// The ruleset with its procedures with effects called, not inlined.
+fn calling(rs: &Ruleset) -> Ruleset {
+    let mut plain = rs.clone();
+    plain.compiled = std::sync::OnceLock::from(compile_calling_effects(rs));
+    plain
+}
+
+/// Plays seeded matches of `rs` inlined and called: the same log, counters (but the
+/// operations: an inlined call counts none) and `explain` notes.
+fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {
+    assert!(
+        rs.program().rule_marks.len() > 1,
+        "{}: no procedure with effects is inlined",
+        rs.name
+    );
+    let called = calling(rs);
+    assert_eq!(called.program().rule_marks.len(), 1);
+    for seed in seeds {
+        let run = |rs: &Ruleset| {
+            let mut m = seeded_match(rs, seed, agents).with_log();
+            m.m.keep_modifier_args();
+            if let Err(e) = m.play() {
+                panic!("seed {seed}: {e}");
+            }
+            (
+                m.events().to_vec(),
+                m.m.counters.clone(),
+                m.m.modifier_args().to_vec(),
+            )
+        };
+        let (log, c, notes) = run(rs);
+        let (log_called, c_called, notes_called) = run(&called);
+        let what = format!("{} seed {seed} {agents:?}", rs.name);
+        assert!(!log.is_empty());
+        assert_eq!(log, log_called, "{what}: the log differs");
+        assert_eq!(notes, notes_called, "{what}: explain's notes differ");
+        assert_eq!(c.procs, c_called.procs, "{what}: procedure counts differ");
+        assert_eq!(c.rows, c_called.rows, "{what}: table rows differ");
+        assert_eq!(c.triggers, c_called.triggers, "{what}: triggers differ");
+        assert_eq!(c.emits, c_called.emits, "{what}: events differ");
+        assert_eq!(c.arms, c_called.arms, "{what}: options picked differ");
+        assert_eq!(c.by_field, c_called.by_field, "{what}: figures differ");
+        assert_eq!(c.choices, c_called.choices, "{what}: choices differ");
+        assert_eq!(c.dice, c_called.dice, "{what}: dice differ");
+    }
+}
+
+#[test]
+fn every_edition_plays_the_same_with_procedures_with_effects_inlined_or_called() {
+    for name in ["original", "2015", "2024"] {
+        let rs = edition(name);
+        assert_same(&rs, 0..4, Agents::Random);
+        assert_same(&rs, 0..2, Agents::Heuristic);
+    }
+}
+
+#[test]
+fn the_2024_advanced_rules_play_the_same_inlined_or_called() {
+    let rs = every_2024_option();
+    assert_same(&rs, 0..3, Agents::Random);
+    assert_same(&rs, 0..2, Agents::Heuristic);
+}
+
+/// A layer whose procedure `inner` has an effect (an event) and then fails.
+fn failing_layer() -> Ruleset {
+    let text = r#"
+[meta]
+extends = "original.toml"
+
+[procedures.outer]
+params = "a: int"
+do = "inner(a) + 1"
+
+[procedures.inner]
+params = "a: int"
+do = '''
+emit "kick-off" { team: home }
+10 / a
+'''
+"#;
+    layer("inlined-failing-layer", text)
+}
+
+#[test]
+fn an_error_in_an_inlined_procedure_names_its_rule_and_call_chain_as_a_call_does() {
+    let rs = failing_layer();
+    let idx = |name: &str| rs.procs.iter().position(|p| p.name == name).unwrap() as u16;
+    let run = |rs: &Ruleset| {
+        let mut m = Match::new(rs, 1);
+        m.call(idx("outer"), vec![Value::Int(0)])
+    };
+    let inlined = run(&rs).expect_err("10 / 0 fails");
+    let called = run(&calling(&rs)).expect_err("10 / 0 fails");
+    assert_eq!(inlined, called);
+    assert_eq!(inlined.rule, "procedures.inner");
+    assert_eq!(inlined.chain, ["procedures.outer", "procedures.inner"]);
+    assert!(inlined.message.contains("division by zero"), "{inlined}");
+    // And it was inlined: the call of `inner` is marked, not entered.
+    let prog = rs.program();
+    let rules: Vec<&str> = (prog.rule_marks.iter().flat_map(|m| m.rules.iter()))
+        .map(|&u| rs.units[u as usize].rule.as_str())
+        .collect();
+    assert!(rules.contains(&"procedures.inner"), "{rules:?}");
+    let ok = Match::new(&rs, 1).call(idx("outer"), vec![Value::Int(5)]);
+    assert_eq!(ok, Ok(Value::Int(3)));
+}
