@@ -73,7 +73,8 @@ fn the_2024_advanced_rules_play_the_same_inlined_or_called() {
     assert_same(&rs, 0..2, Agents::Heuristic);
 }
 
-/// A layer whose procedure `inner` has an effect (an event) and then fails.
+/// A layer whose procedure `inner` has an effect (an event) and then fails, and whose
+/// `guarded` returns early, before and after an effect.
 fn failing_layer() -> Ruleset {
     let text = r#"
 [meta]
@@ -88,6 +89,24 @@ params = "a: int"
 do = '''
 emit "kick-off" { team: home }
 10 / a
+'''
+
+[procedures.twice_guarded]
+params = "a: int"
+do = "guarded(a) * 2"
+
+[procedures.guarded]
+params = "a: int"
+do = '''
+if a > 3 {
+  return a
+}
+emit "kick-off" { team: home }
+if a > 1 {
+  emit "kick-off" { team: away }
+  return 10
+}
+20
 '''
 "#;
     layer("inlined-failing-layer", text)
@@ -115,4 +134,24 @@ fn an_error_in_an_inlined_procedure_names_its_rule_and_call_chain_as_a_call_does
     assert!(rules.contains(&"procedures.inner"), "{rules:?}");
     let ok = Match::new(&rs, 1).call(idx("outer"), vec![Value::Int(5)]);
     assert_eq!(ok, Ok(Value::Int(3)));
+}
+
+#[test]
+fn an_inlined_procedure_returns_early_to_its_caller() {
+    let rs = failing_layer();
+    let idx = |name: &str| rs.procs.iter().position(|p| p.name == name).unwrap() as u16;
+    let called = calling(&rs);
+    for (a, want) in [(5, 10), (2, 20), (0, 40)] {
+        let run = |rs: &Ruleset| Match::new(rs, 1).call(idx("twice_guarded"), vec![Value::Int(a)]);
+        assert_eq!(run(&rs), Ok(Value::Int(want)), "twice_guarded({a})");
+        assert_eq!(
+            run(&called),
+            Ok(Value::Int(want)),
+            "twice_guarded({a}), called"
+        );
+    }
+    let rules: Vec<&str> = (rs.program().rule_marks.iter().flat_map(|m| m.rules.iter()))
+        .map(|&u| rs.units[u as usize].rule.as_str())
+        .collect();
+    assert!(rules.contains(&"procedures.guarded"), "{rules:?}");
 }

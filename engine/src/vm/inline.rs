@@ -5,7 +5,7 @@
 //! an inlined procedure with effects logs its events under its own rule (a rule mark on its
 //! instructions, [`super::code::Program::rule_marks`]).
 
-use crate::ir::{Block, NodeKind, Search, Stmt, any_in};
+use crate::ir::{Block, Node, NodeKind, Search, Stmt, any_in};
 use crate::ruleset::Ruleset;
 
 use super::quiet::Quiet;
@@ -79,13 +79,14 @@ fn inlined_size(
         memo[i] = Some(None);
         let mut size = 0;
         let with_effects = effects && !p.pure;
-        let refused = (with_effects && breaks_out(&p.code.body))
+        let refused = (with_effects
+            && (breaks_out(&p.code.body) || !returns_by_jumps(&p.code.body)))
             || any_in(
                 &p.code.body,
                 // Leaving early needs a frame of its own; a body with effects may leave its
-                // own loops (`breaks_out` below).
+                // own loops, and itself by a jump (`breaks_out`, `returns_by_jumps`).
                 |s| match s {
-                    Stmt::Return(_) => true,
+                    Stmt::Return(_) => !with_effects,
                     Stmt::Break => !with_effects,
                     Stmt::SetVar(..) | Stmt::Emit(..) => !effects,
                     _ => false,
@@ -142,6 +143,44 @@ fn breaks_out(b: &Block) -> bool {
         Stmt::Repeat(n, _, _) | Stmt::For(_, n, _) => search.in_node(n),
         other => search.in_stmt(other),
     })
+}
+
+/// Whether every `return` in the block stands where an inlined body can leave by a jump
+/// to its end: as a statement of the block, or of the branches of an `if` standing so, not
+/// in a loop or among an expression's operands (where the operand stack would hold more
+/// than the body's value).
+fn returns_by_jumps(b: &Block) -> bool {
+    b.stmts.iter().all(|s| match s {
+        Stmt::Return(v) => v.as_ref().is_none_or(|n| !returns_in(n)),
+        Stmt::Expr(n) => branch_returns_by_jumps(n),
+        other => !Search {
+            stmt: &mut |s| matches!(s, Stmt::Return(_)),
+            node: &mut |_| false,
+        }
+        .in_stmt(other),
+    })
+}
+
+/// [`returns_by_jumps`] for a statement's expression: an `if`'s branches, a block.
+fn branch_returns_by_jumps(n: &Node) -> bool {
+    match &n.kind {
+        NodeKind::If(c, then, other) => {
+            !returns_in(c)
+                && returns_by_jumps(then)
+                && other.as_deref().is_none_or(branch_returns_by_jumps)
+        }
+        NodeKind::Block(b) => returns_by_jumps(b),
+        _ => !returns_in(n),
+    }
+}
+
+/// Whether a `return` stands anywhere in the node.
+fn returns_in(n: &Node) -> bool {
+    Search {
+        stmt: &mut |s| matches!(s, Stmt::Return(_)),
+        node: &mut |_| false,
+    }
+    .in_node(n)
 }
 
 /// Whether the code iterates (a `for`, a `repeat` or a quantifier anywhere in it).

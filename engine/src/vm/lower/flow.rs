@@ -48,7 +48,11 @@ impl<'r> Lower<'r> {
             self.mark_for(idx, &params)
         };
         let outer_mark = std::mem::replace(&mut self.mark, mark);
+        let outer_exits = std::mem::replace(&mut self.exits, (!p.pure).then(Vec::new));
         self.block_value(&p.code.body);
+        let exits = std::mem::replace(&mut self.exits, outer_exits);
+        let end = self.here();
+        self.patch_all(exits.unwrap_or_default(), end);
         self.mark = outer_mark;
         self.map = outer;
         self.next_hidden = saved;

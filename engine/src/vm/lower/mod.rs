@@ -140,6 +140,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool, inline_effects: bool) -> 
         quiet: &quiet,
         loc: Loc::default(),
         mark: 0,
+        exits: None,
         next_hidden: 0,
         max_slot: 0,
         loops: Vec::new(),
@@ -222,9 +223,12 @@ struct Lower<'r> {
     map: Vec<u16>,
     quiet: &'r Quiet,
     loc: Loc,
-    /// The rule mark of the instructions being emitted ([`Program::mark_rules`]): the
+    /// The rule mark of the instructions being emitted ([`Program::rule_marks`]): the
     /// procedures with effects whose inlined bodies are being lowered.
     mark: u32,
+    /// While an inlined body with effects is lowered: its `return`s, jumps to patch to its
+    /// end.
+    exits: Option<Vec<usize>>,
     next_hidden: u16,
     max_slot: u16,
     /// Enclosing loops of the unit: the local holding the stack height, the jumps to
@@ -557,7 +561,18 @@ impl<'r> Lower<'r> {
                         self.emit(Ins::Unit);
                     }
                 }
-                self.emit(Ins::Ret);
+                // In an inlined body, `return` jumps to the body's end with its value
+                // (`inline.rs` inlines only bodies whose returns stand where the stack
+                // holds nothing else of theirs).
+                match &self.exits {
+                    Some(_) => {
+                        let j = self.emit(Ins::Jump(0));
+                        self.exits.get_or_insert_default().push(j);
+                    }
+                    None => {
+                        self.emit(Ins::Ret);
+                    }
+                }
             }
             Stmt::Emit(kind, fields) => {
                 for (_, n) in fields.iter() {
