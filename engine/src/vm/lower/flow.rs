@@ -4,7 +4,7 @@
 use super::super::as_bool;
 use super::super::code::*;
 use super::Lower;
-use super::walk::{assigns, plain};
+use super::walk::{binds, plain};
 use crate::ir::*;
 
 impl<'r> Lower<'r> {
@@ -26,7 +26,7 @@ impl<'r> Lower<'r> {
         let mut stores = Vec::new();
         for (i, a) in args.iter().enumerate() {
             match &a.kind {
-                NodeKind::Local(s) if all_plain && !assigns(&p.code.body, i as u16) => {
+                NodeKind::Local(s) if all_plain && !binds(&p.code.body, i as u16) => {
                     map[i] = self.slot(*s);
                 }
                 _ => {

@@ -28,7 +28,9 @@ pub(super) fn plain(n: &Node) -> bool {
 }
 
 /// Whether the code binds local `slot` (a `let`, a `set`, a loop's or a quantifier's
-/// variable): the closures of a direct block write a local only there.
+/// variable): the closures of a direct block write a local only there, and an inlined body
+/// nowhere else (a decision's option, a roll's dice and a modifier list's running total go
+/// to slots of their own, never a parameter's).
 pub(super) fn binds(b: &Block, slot: u16) -> bool {
     any_in(
         b,
@@ -39,23 +41,4 @@ pub(super) fn binds(b: &Block, slot: u16) -> bool {
         },
         |n| matches!(n.kind, NodeKind::Quant(_, s, _, _) if s == slot),
     )
-}
-
-/// Whether the code may assign local `slot` anywhere: [`binds`], or a construct that is
-/// never in an inlined body (a decision, a roll, a modifier list), taken as assigning.
-pub(super) fn assigns(b: &Block, slot: u16) -> bool {
-    binds(b, slot)
-        || any_in(
-            b,
-            |_| false,
-            |n| {
-                matches!(
-                    n.kind,
-                    NodeKind::ChooseFrom { .. }
-                        | NodeKind::ChooseArms { .. }
-                        | NodeKind::Roll { .. }
-                        | NodeKind::Modifiers { .. }
-                )
-            },
-        )
 }
