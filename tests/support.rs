@@ -9,7 +9,7 @@ use fuba_engine::game::{Ending, Game, Outcome};
 use fuba_engine::log::{Event, narrate};
 use fuba_engine::ruleset::{Ruleset, load_file, load_str, load_str_options};
 use fuba_engine::value::Value;
-use fuba_engine::vm::Match;
+use fuba_engine::vm::{Counters, Match};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -188,20 +188,24 @@ pub fn assert_plays_same(
         let (log_off, c_off) = run(false);
         let what = format!("{} seed {seed} {agents:?}", rs.name);
         assert_eq!(log_on, log_off, "{what}: the log differs");
-        assert_eq!(c_on.procs, c_off.procs, "{what}: procedure counts differ");
-        assert_eq!(c_on.rows, c_off.rows, "{what}: table rows differ");
-        assert_eq!(c_on.triggers, c_off.triggers, "{what}: triggers differ");
-        assert_eq!(c_on.emits, c_off.emits, "{what}: events differ");
-        assert_eq!(c_on.arms, c_off.arms, "{what}: options picked differ");
-        assert_eq!(
-            c_on.by_field, c_off.by_field,
-            "{what}: breakdown figures differ"
-        );
-        assert_eq!(c_on.choices, c_off.choices, "{what}: choices differ");
-        assert_eq!(c_on.dice, c_off.dice, "{what}: dice differ");
-        if same_ops {
-            assert_eq!(c_on.ops, c_off.ops, "{what}: operations counted differ");
-        }
+        assert_same_counters(&what, &c_on, &c_off, same_ops);
+    }
+}
+
+/// Asserts that two runs counted the same (`what` names them): procedures, table rows,
+/// triggers, events, options picked, figures, choices, dice, and with `same_ops` the
+/// operations.
+pub fn assert_same_counters(what: &str, a: &Counters, b: &Counters, same_ops: bool) {
+    assert_eq!(a.procs, b.procs, "{what}: procedure counts differ");
+    assert_eq!(a.rows, b.rows, "{what}: table rows differ");
+    assert_eq!(a.triggers, b.triggers, "{what}: triggers differ");
+    assert_eq!(a.emits, b.emits, "{what}: events differ");
+    assert_eq!(a.arms, b.arms, "{what}: options picked differ");
+    assert_eq!(a.by_field, b.by_field, "{what}: breakdown figures differ");
+    assert_eq!(a.choices, b.choices, "{what}: choices differ");
+    assert_eq!(a.dice, b.dice, "{what}: dice differ");
+    if same_ops {
+        assert_eq!(a.ops, b.ops, "{what}: operations counted differ");
     }
 }
 

@@ -651,6 +651,12 @@ impl Match<'_> {
         let i = self.field_piece_in(t, from, at)?;
         self.st.put(t, i, to);
         self.st.pieces[t as usize].moved |= 1 << i;
+        self.log_move(t, from, to, false, at);
+        Ok(())
+    }
+
+    /// Logs a move of a piece of `t` made at instruction `at`.
+    fn log_move(&mut self, t: Team, from: AreaId, to: AreaId, keeper: bool, at: u32) {
         if self.logging() {
             self.emit_event_at(
                 at,
@@ -658,11 +664,10 @@ impl Match<'_> {
                     team: team_name(t).into(),
                     from: self.rs.board.name(from).into(),
                     to: self.rs.board.name(to).into(),
-                    keeper: false,
+                    keeper,
                 },
             );
         }
-        Ok(())
     }
 
     fn move_keeper(&mut self, t: Team, to: AreaId, at: u32) -> Result<(), Halt> {
@@ -672,17 +677,7 @@ impl Match<'_> {
         }
         self.st.put(t, 0, to);
         self.st.pieces[t as usize].moved |= 1;
-        if self.logging() {
-            self.emit_event_at(
-                at,
-                EventKind::Move {
-                    team: team_name(t).into(),
-                    from: self.rs.board.name(from).into(),
-                    to: self.rs.board.name(to).into(),
-                    keeper: true,
-                },
-            );
-        }
+        self.log_move(t, from, to, true, at);
         Ok(())
     }
 }

@@ -16,6 +16,7 @@ use super::quiet::Quiet;
 use crate::ir::*;
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
+use marks::Place;
 use walk::plain;
 
 /// Compiles a checked ruleset.
@@ -184,6 +185,7 @@ mod flow;
 mod fused;
 mod hoist;
 mod hook_when;
+mod marks;
 mod mods;
 mod moves_loop;
 mod prompt;
@@ -192,12 +194,6 @@ mod typed;
 mod walk;
 mod word;
 mod word_score;
-
-/// Where code was met: the slot map of the inlined bodies around it and its rule mark.
-struct Place {
-    map: Vec<u16>,
-    mark: u32,
-}
 
 struct Lower<'r> {
     p: Program,
@@ -256,44 +252,6 @@ impl<'r> Lower<'r> {
         self.p.locs.push(self.loc);
         self.p.marks.push(self.mark);
         self.p.code.len() - 1
-    }
-
-    /// Where code is being lowered: the slot map and the rule mark, for a value placed
-    /// after the unit's code that runs where it was met (a `prefer` score, a prompt's
-    /// value inside an inlined body).
-    fn place_of(&self) -> Place {
-        Place {
-            map: self.map.clone(),
-            mark: self.mark,
-        }
-    }
-
-    /// Lowers `f` where `place` was taken.
-    fn at_place<T>(&mut self, place: Place, f: impl FnOnce(&mut Self) -> T) -> T {
-        let map = std::mem::replace(&mut self.map, place.map);
-        let mark = std::mem::replace(&mut self.mark, place.mark);
-        let r = f(self);
-        self.map = map;
-        self.mark = mark;
-        r
-    }
-
-    /// The rule mark of an inlined body of procedure `idx` with effects inside the
-    /// present one, its parameters in frame slots `params`.
-    fn mark_for(&mut self, idx: u16, params: &[u16]) -> u32 {
-        let rule = self.rs.procs[idx as usize].unit;
-        let outer = &self.p.rule_marks[self.mark as usize];
-        let mark = RuleMark {
-            rules: outer.rules.iter().copied().chain([rule]).collect(),
-            params: Some((idx, params.into())),
-        };
-        match self.p.rule_marks.iter().position(|m| *m == mark) {
-            Some(i) => i as u32,
-            None => {
-                self.p.rule_marks.push(mark);
-                self.p.rule_marks.len() as u32 - 1
-            }
-        }
     }
 
     fn here(&self) -> u32 {
