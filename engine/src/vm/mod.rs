@@ -30,6 +30,7 @@ pub mod observe;
 mod offer;
 mod prims;
 mod prims_moves;
+mod prims_pieces;
 mod prompt;
 mod quiet;
 mod schedule;
