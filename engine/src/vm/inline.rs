@@ -86,8 +86,7 @@ fn inlined_size(
                 // Leaving early needs a frame of its own; a body with effects may leave its
                 // own loops, and itself by a jump (`breaks_out`, `returns_by_jumps`).
                 |s| match s {
-                    Stmt::Return(_) => !with_effects,
-                    Stmt::Break => !with_effects,
+                    Stmt::Return(_) | Stmt::Break => !with_effects,
                     Stmt::SetVar(..) | Stmt::Emit(..) => !effects,
                     _ => false,
                 },
@@ -115,8 +114,8 @@ fn inlined_size(
                         }
                         NodeKind::ChooseFrom { .. }
                         | NodeKind::ChooseArms { .. }
-                        | NodeKind::Roll { .. } => !effects,
-                        NodeKind::Table(..) => !effects,
+                        | NodeKind::Roll { .. }
+                        | NodeKind::Table(..) => !effects,
                         _ => false,
                     };
                     refused || size > limit
@@ -153,11 +152,7 @@ fn returns_by_jumps(b: &Block) -> bool {
     b.stmts.iter().all(|s| match s {
         Stmt::Return(v) => v.as_ref().is_none_or(|n| !returns_in(n)),
         Stmt::Expr(n) => branch_returns_by_jumps(n),
-        other => !Search {
-            stmt: &mut |s| matches!(s, Stmt::Return(_)),
-            node: &mut |_| false,
-        }
-        .in_stmt(other),
+        other => !with_return_search(|r| r.in_stmt(other)),
     })
 }
 
@@ -176,11 +171,15 @@ fn branch_returns_by_jumps(n: &Node) -> bool {
 
 /// Whether a `return` stands anywhere in the node.
 fn returns_in(n: &Node) -> bool {
-    Search {
+    with_return_search(|r| r.in_node(n))
+}
+
+/// Runs `f` with a search for a `return`.
+fn with_return_search(f: impl FnOnce(&mut Search<'_>) -> bool) -> bool {
+    f(&mut Search {
         stmt: &mut |s| matches!(s, Stmt::Return(_)),
         node: &mut |_| false,
-    }
-    .in_node(n)
+    })
 }
 
 /// Whether the code iterates (a `for`, a `repeat` or a quantifier anywhere in it).

@@ -359,7 +359,7 @@ impl<'a> Match<'a> {
         let marked = |mark: u32| -> &[u32] {
             (self.prog.rule_marks.get(mark as usize)).map_or(&[], |m| &m.rules[..])
         };
-        let here = self.prog.marks.get(at as usize).copied().unwrap_or(0);
+        let here = self.mark_at(at);
         self.frames
             .iter()
             .flat_map(move |f| {

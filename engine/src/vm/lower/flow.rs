@@ -44,8 +44,8 @@ impl<'r> Lower<'r> {
         let mark = if p.pure || self.in_score {
             self.mark
         } else {
-            let params: Vec<u16> = self.map.iter().take(p.params.len()).copied().collect();
-            self.mark_for(idx, &params)
+            let params = self.map.iter().take(p.params.len()).copied().collect();
+            self.mark_for(idx, params)
         };
         let outer_mark = std::mem::replace(&mut self.mark, mark);
         let outer_exits = std::mem::replace(&mut self.exits, (!p.pure).then(Vec::new));

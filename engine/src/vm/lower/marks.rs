@@ -1,6 +1,6 @@
 //! Rule marks in the lowering: the procedures with effects whose inlined bodies are being
-//! lowered ([`crate::vm::Program::rule_marks`], `vm/inline.rs`), and where a value placed after its
-//! unit's code (a `prefer` score, a prompt's value) was met.
+//! lowered ([`crate::vm::Program::rule_marks`], `vm/inline.rs`), and where a value placed
+//! after its unit's code (a `prefer` score, a prompt's value) was met.
 
 use super::Lower;
 use crate::vm::code::RuleMark;
@@ -34,12 +34,12 @@ impl Lower<'_> {
 
     /// The rule mark of an inlined body of procedure `idx` with effects inside the
     /// present one, its parameters in frame slots `params`.
-    pub(super) fn mark_for(&mut self, idx: u16, params: &[u16]) -> u32 {
+    pub(super) fn mark_for(&mut self, idx: u16, params: Box<[u16]>) -> u32 {
         let rule = self.rs.procs[idx as usize].unit;
         let outer = &self.p.rule_marks[self.mark as usize];
         let mark = RuleMark {
             rules: outer.rules.iter().copied().chain([rule]).collect(),
-            params: Some((idx, params.into())),
+            params: Some((idx, params)),
         };
         match self.p.rule_marks.iter().position(|m| *m == mark) {
             Some(i) => i as u32,

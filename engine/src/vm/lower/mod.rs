@@ -522,14 +522,13 @@ impl<'r> Lower<'r> {
                 // In an inlined body, `return` jumps to the body's end with its value
                 // (`inline.rs` inlines only bodies whose returns stand where the stack
                 // holds nothing else of theirs).
-                match &self.exits {
-                    Some(_) => {
-                        let j = self.emit(Ins::Jump(0));
-                        self.exits.get_or_insert_default().push(j);
+                if self.exits.is_some() {
+                    let j = self.emit(Ins::Jump(0));
+                    if let Some(exits) = &mut self.exits {
+                        exits.push(j);
                     }
-                    None => {
-                        self.emit(Ins::Ret);
-                    }
+                } else {
+                    self.emit(Ins::Ret);
                 }
             }
             Stmt::Emit(kind, fields) => {
