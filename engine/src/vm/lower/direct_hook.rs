@@ -3,6 +3,14 @@
 //! without entering the hook's dispatch, and gives 0 when none holds. When one holds the
 //! closure gives up and the dispatch runs as stack code, the trigger's body with it.
 //!
+//! A condition that is not plain as a whole is tested by the first operands of its `and`
+//! chain that are (a call's guard among them, as the dispatch tests it): while one of them
+//! is false the trigger cannot fire; when they all hold the closure gives up too. 2024's
+//! `pass_value_modifier`, asked for every candidate target of a pass, has a trigger
+//! `start == target and dribbler_on(team, target)`: the dispatch is now entered only when
+//! the target is the start area and `dribbler_on`'s first test holds (with every advanced
+//! rule: 6 times a match instead of 683).
+//!
 //! The closure counts what the dispatch would: one operation for the call, the procedures
 //! a condition calls (a folded one too). A condition of one expression is not a call in the
 //! dispatch either: it is tested where the dispatch stands ([`Lower::inline_when`]), as an
@@ -14,10 +22,17 @@ use super::super::as_bool;
 use super::super::direct::{Direct, F, Src};
 use super::Lower;
 use super::direct::{Built, built};
+use super::hook_when::conjuncts;
 use crate::ir::*;
 use crate::vm::direct::Step;
 
-impl Lower<'_> {
+/// Most conditions of a hook that are not plain as a whole and are tested by their first
+/// operands ([`Lower::plain_prefix`]): with more, the closures of their tests cost more
+/// than the dispatch, which jumps on a skill's name (2024's `pass_done`, ten such
+/// conditions: +0.3% instructions a match of the basic edition).
+const PREFIX_TRIGGERS: usize = 3;
+
+impl<'r> Lower<'r> {
     /// The closures of `hook h(args)` (`None`: a trigger has no condition, or one that is
     /// not plain, or one known true: the dispatch is called).
     pub(super) fn hook_call(&mut self, h: usize, args: &[Node]) -> Option<Built> {
@@ -56,6 +71,7 @@ impl Lower<'_> {
         }
         let bound = steps.len();
         let mut conds: Vec<Src<bool>> = Vec::with_capacity(hook.triggers.len());
+        let mut prefixed = 0;
         for &ti in &hook.triggers {
             let when = rs.triggers[ti as usize].when.as_ref()?;
             let [Stmt::Expr(cond)] = &when.body.stmts[..] else {
@@ -83,15 +99,27 @@ impl Lower<'_> {
                 .collect();
             let outer = std::mem::replace(&mut self.map, map);
             let counted = std::mem::replace(&mut self.counted_known, true);
-            let b = self.direct(cond);
+            let mark = self.hoist_mark();
+            let c = match self.direct(cond) {
+                Some(Built {
+                    d: Direct::Bool(c),
+                    k: kc,
+                    ..
+                }) => Some((c, kc)),
+                _ => {
+                    self.hoist_undo(mark);
+                    prefixed += 1;
+                    self.plain_prefix(cond)
+                }
+            };
             self.counted_known = counted;
             self.map = outer;
-            let b = b?;
-            let Direct::Bool(c) = b.d else {
-                return None;
-            };
-            k += b.k;
+            let (c, kc) = c?;
+            k += kc;
             conds.push(c);
+        }
+        if prefixed > PREFIX_TRIGGERS {
+            return None;
         }
         if !conds.is_empty() {
             // Bound before the conditions' counts, as the dispatch binds its parameters.
@@ -116,5 +144,124 @@ impl Lower<'_> {
             Some(0)
         });
         built(Direct::Int(Src::Fn(f)), k)
+    }
+
+    /// A condition that is not plain as a whole, as the operands at the start of its `and`
+    /// chain that can be worked out here (`start == target and dribbler_on(team, target)`):
+    /// true when they all hold, and the closure then gives up (the dispatch tests the
+    /// rest). A call with a guard ([`Lower::guard_of`]: `skill_ready(team, "Runner")`) is
+    /// tested by its guard, as the dispatch tests it: one false test makes the call
+    /// `false`, counted as made. The operands are worked out in order and the first false
+    /// one stops, as the dispatch's `and` does, so what they count is what it counts.
+    /// `None`: the first operand cannot be worked out here.
+    fn plain_prefix(&mut self, cond: &Node) -> Option<(Src<bool>, u32)> {
+        let mut parts = Vec::new();
+        conjuncts(cond, &mut parts);
+        let mut tests: Vec<Src<bool>> = Vec::new();
+        let mut k = 0;
+        for n in parts {
+            if let Some(guard) = self.guard_of(n) {
+                // The prefix ends here: when the guard holds, the call decides.
+                if let Some((t, kt)) = self.guard_test(n, &guard) {
+                    tests.push(t);
+                    k += kt;
+                }
+                break;
+            }
+            let mark = self.hoist_mark();
+            match self.direct(n) {
+                Some(Built {
+                    d: Direct::Bool(c),
+                    k: kc,
+                    ..
+                }) => {
+                    tests.push(c);
+                    k += kc;
+                }
+                _ => {
+                    self.hoist_undo(mark);
+                    break;
+                }
+            }
+        }
+        if tests.is_empty() {
+            return None;
+        }
+        let tests: Arc<[Src<bool>]> = tests.into();
+        let f: F<bool> = Arc::new(move |m, base| {
+            for t in tests.iter() {
+                if !t.get(m, base)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        });
+        Some((Src::Fn(f), k))
+    }
+
+    /// The guard of call `n` (`guard`, from [`Lower::guard_of`]) as a closure: its
+    /// arguments bound to the procedure's parameters, its tests worked out in order; false
+    /// (the call counted as made, its value false) when one fails, true when all hold.
+    fn guard_test(&mut self, n: &Node, guard: &[&'r Node]) -> Option<(Src<bool>, u32)> {
+        let NodeKind::Call(idx, args) = &n.kind else {
+            return None;
+        };
+        let idx = *idx;
+        let slots = self.rs.procs[idx as usize].code.slots;
+        let mut k = 0;
+        let mut steps: Vec<Step> = Vec::new();
+        let mut at = Vec::with_capacity(args.len());
+        for a in args.iter() {
+            match &a.kind {
+                NodeKind::Local(s) => at.push(self.slot(*s)),
+                _ => {
+                    let h = self.hidden(1);
+                    let (step, ka) = self.bind(h, a)?;
+                    steps.push(step);
+                    k += ka;
+                    at.push(h);
+                }
+            }
+        }
+        let map: Vec<u16> = (0..slots)
+            .map(|i| match at.get(i as usize) {
+                Some(&s) => s,
+                None => self.hidden(1),
+            })
+            .collect();
+        let outer = std::mem::replace(&mut self.map, map);
+        let mut tests: Vec<Src<bool>> = Vec::with_capacity(guard.len());
+        for g in guard {
+            match self.direct(g) {
+                Some(Built {
+                    d: Direct::Bool(c),
+                    k: kc,
+                    ..
+                }) => {
+                    tests.push(c);
+                    k += kc;
+                }
+                _ => break,
+            }
+        }
+        self.map = outer;
+        if tests.len() < guard.len() {
+            return None;
+        }
+        let steps: Arc<[Step]> = steps.into();
+        let tests: Arc<[Src<bool>]> = tests.into();
+        let f: F<bool> = Arc::new(move |m, base| {
+            for s in steps.iter() {
+                s(m, base)?;
+            }
+            for t in tests.iter() {
+                if !t.get(m, base)? {
+                    m.direct_calls.push(idx);
+                    return Some(false);
+                }
+            }
+            Some(true)
+        });
+        Some((Src::Fn(f), k))
     }
 }

@@ -110,7 +110,7 @@ impl<'r> Lower<'r> {
     /// For a call of a pure procedure that is not inlined, whose body is an `and` chain
     /// and whose arguments call nothing: the first operands of that chain that call
     /// nothing (at least one not known now, and not the whole chain).
-    fn guard_of(&self, n: &'r Node) -> Option<Vec<&'r Node>> {
+    pub(super) fn guard_of(&self, n: &Node) -> Option<Vec<&'r Node>> {
         let NodeKind::Call(idx, args) = &n.kind else {
             return None;
         };
