@@ -41,8 +41,10 @@ fn the_editions_hot_loops_have_machine_code() {
         return;
     }
     // The loops gathering a team's moves area by area: the original edition's movements
-    // (`movement_moves`, `free_movements`, `quick_movement`) and 2015's.
-    for (name, least) in [("original", 4), ("2015", 2)] {
+    // (`movement_moves`, `free_movements`, `quick_movement`) and 2015's. Most of 2015's
+    // have no closures (`option_dests` asks `slide`; areas from a procedure that is not
+    // inlined): they run as machine code only.
+    for (name, least) in [("original", 9), ("2015", 17)] {
         let n = edition(name).program().native_count();
         assert!(n >= least, "{name}: only {n} loops as machine code");
     }

@@ -40,14 +40,14 @@ pub(crate) enum Part {
 /// A loop gathering moves, as built by the lowering (`lower/moves_loop.rs`).
 #[derive(Clone)]
 pub(crate) struct MovesLoop {
-    /// The areas iterated, in the stack code's order (lowest first).
-    pub(crate) over: Src<AreaSet>,
     /// The frame slot of the loop's variable.
     pub(crate) var: u16,
     /// The frame slots of the move sets it adds to.
     pub(crate) accs: Box<[u16]>,
-    /// The body.
-    pub(crate) body: Arc<[Part]>,
+    /// The areas iterated (in the stack code's order, lowest first) and the body, as
+    /// closures; `None` when one of their expressions is not a direct one: the loop then
+    /// runs only as machine code, and its stack code runs where there is none.
+    pub(crate) closures: Option<(Src<AreaSet>, Arc<[Part]>)>,
     /// The whole loop as word code, as lowered: taken when the rules are compiled to
     /// become [`MovesLoop::native`].
     pub(crate) word: Option<super::word::WordProg>,
@@ -111,7 +111,8 @@ impl MovesLoop {
         if let (Some(f), Some(n), true) = (&self.native, &m.prog.native, m.native) {
             return f.run(n, m, base, found);
         }
-        let mut over = self.over.get(m, base)?;
+        let (over, body) = self.closures.as_ref()?;
+        let mut over = over.get(m, base)?;
         // The stack code counts an operation for every round (its jump back).
         m.ops += u64::from(over.0.count_ones());
         if m.ops > m.limits.ops_per_stage {
@@ -122,7 +123,7 @@ impl MovesLoop {
             let a = over.0.trailing_zeros() as AreaId;
             over.0 &= over.0 - 1;
             *m.stack.get_mut(var)? = Value::Area(a);
-            run_parts(&self.body, m, base, found)?;
+            run_parts(body, m, base, found)?;
         }
         Some(())
     }

@@ -1,8 +1,8 @@
 //! Lowering of a loop that only gathers moves ([`crate::vm::moves_loop`]): `for a in
 //! areas { ... }` whose body is made only of `let`s, `if c { ... }` without `else`, and
 //! `set ms = ms | moves(t, from, dests)` into move-set locals that nothing else in the
-//! body reads, every expression in it a direct one ([`super::direct`]). Any other loop,
-//! or one whose expressions cannot be direct, is stack code only.
+//! body reads, every expression in it a direct one ([`super::direct`]) or the whole loop
+//! word code ([`super::word`], for machine code). Any other loop is stack code only.
 
 use std::sync::Arc;
 
@@ -38,16 +38,23 @@ impl Lower<'_> {
             return None;
         }
         let word = self.word_loop(var, over, body, &accs);
-        let over_d = areas(self.direct(over)?.d)?;
+        let over_d = self.direct(over).and_then(|b| areas(b.d));
         self.gathering = true;
-        let body = self.parts(body, &accs);
+        let body = match over_d {
+            Some(_) => self.parts(body, &accs),
+            None => None,
+        };
         self.gathering = false;
-        let body = body?;
+        // A loop whose closures cannot be made may still have machine code (its word code
+        // asks the match for any primitive without an effect: 2015's `slide`).
+        let closures = over_d.zip(body);
+        if closures.is_none() && word.is_none() {
+            return None;
+        }
         let l = MovesLoop {
-            over: over_d,
             var: self.slot(var),
             accs: accs.iter().map(|&a| self.slot(a)).collect(),
-            body,
+            closures,
             word,
             native: None,
         };
