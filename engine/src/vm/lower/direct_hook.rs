@@ -99,19 +99,10 @@ impl<'r> Lower<'r> {
                 .collect();
             let outer = std::mem::replace(&mut self.map, map);
             let counted = std::mem::replace(&mut self.counted_known, true);
-            let mark = self.hoist_mark();
-            let c = match self.direct(cond) {
-                Some(Built {
-                    d: Direct::Bool(c),
-                    k: kc,
-                    ..
-                }) => Some((c, kc)),
-                _ => {
-                    self.hoist_undo(mark);
-                    prefixed += 1;
-                    self.plain_prefix(cond)
-                }
-            };
+            let c = self.direct_test(cond).or_else(|| {
+                prefixed += 1;
+                self.plain_prefix(cond)
+            });
             self.counted_known = counted;
             self.map = outer;
             let (c, kc) = c?;
@@ -146,6 +137,23 @@ impl<'r> Lower<'r> {
         built(Direct::Int(Src::Fn(f)), k)
     }
 
+    /// `n` as a plain condition's closures and their size; `None` (nothing hoisted) when
+    /// it is not one.
+    fn direct_test(&mut self, n: &Node) -> Option<(Src<bool>, u32)> {
+        let mark = self.hoist_mark();
+        match self.direct(n) {
+            Some(Built {
+                d: Direct::Bool(c),
+                k,
+                ..
+            }) => Some((c, k)),
+            _ => {
+                self.hoist_undo(mark);
+                None
+            }
+        }
+    }
+
     /// A condition that is not plain as a whole, as the operands at the start of its `and`
     /// chain that can be worked out here (`start == target and dribbler_on(team, target)`):
     /// true when they all hold, and the closure then gives up (the dispatch tests the
@@ -168,21 +176,11 @@ impl<'r> Lower<'r> {
                 }
                 break;
             }
-            let mark = self.hoist_mark();
-            match self.direct(n) {
-                Some(Built {
-                    d: Direct::Bool(c),
-                    k: kc,
-                    ..
-                }) => {
-                    tests.push(c);
-                    k += kc;
-                }
-                _ => {
-                    self.hoist_undo(mark);
-                    break;
-                }
-            }
+            let Some((c, kc)) = self.direct_test(n) else {
+                break;
+            };
+            tests.push(c);
+            k += kc;
         }
         if tests.is_empty() {
             return None;
@@ -232,17 +230,11 @@ impl<'r> Lower<'r> {
         let outer = std::mem::replace(&mut self.map, map);
         let mut tests: Vec<Src<bool>> = Vec::with_capacity(guard.len());
         for g in guard {
-            match self.direct(g) {
-                Some(Built {
-                    d: Direct::Bool(c),
-                    k: kc,
-                    ..
-                }) => {
-                    tests.push(c);
-                    k += kc;
-                }
-                _ => break,
-            }
+            let Some((c, kc)) = self.direct_test(g) else {
+                break;
+            };
+            tests.push(c);
+            k += kc;
         }
         self.map = outer;
         if tests.len() < guard.len() {
