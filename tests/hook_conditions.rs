@@ -11,20 +11,11 @@ use fuba_tests::{Agents, assert_plays_same, layer, seeded_match};
 /// pure procedure that is not inlined (it calls one that leaves early) and starts with a
 /// plain test; another trigger counts how often the hook asks.
 fn guarded_layer() -> Ruleset {
-    let text = r#"
-[meta]
-extends = "2024.toml"
-
+    let text = EARLY.to_string()
+        + r#"
 [procedures.asked]
 params = "t: team"
 do = 't == t'
-
-[procedures.early]
-params = "t: team"
-do = '''
-if ball_value() > 3 { return 1 }
-0
-'''
 
 [procedures.guarded]
 params = "t: team"
@@ -40,8 +31,21 @@ hook = "turn_start"
 when = 'guarded(team) and half() > 0'
 do = '0'
 "#;
-    layer("hook-conditions-layer", text)
+    layer("hook-conditions-layer", &text)
 }
+
+/// The start of both layers: a procedure that leaves early (so that it is not inlined).
+const EARLY: &str = r#"
+[meta]
+extends = "2024.toml"
+
+[procedures.early]
+params = "t: team"
+do = '''
+if ball_value() > 3 { return 1 }
+0
+'''
+"#;
 
 fn proc_index(rs: &Ruleset, name: &str) -> usize {
     rs.procs.iter().position(|p| p.name == name).unwrap()
@@ -82,17 +86,8 @@ fn a_guarded_call_in_a_condition_counts_as_called_and_plays_the_same() {
 /// The hook's call is then worked out without entering the dispatch while those first
 /// tests are false (`engine/src/vm/lower/direct_hook.rs`).
 fn prefixed_layer() -> Ruleset {
-    let text = r#"
-[meta]
-extends = "2024.toml"
-
-[procedures.early]
-params = "t: team"
-do = '''
-if ball_value() > 3 { return 1 }
-0
-'''
-
+    let text = EARLY.to_string()
+        + r#"
 [procedures.guarded]
 params = "t: team, a: area"
 do = 'ball_value() > 2 and count(t, a) > 0 and early(t) > 0'
@@ -107,7 +102,7 @@ hook = "pass_value_modifier"
 when = 'guarded(other(team), target) and start != target'
 do = '-1'
 "#;
-    layer("hook-prefix-layer", text)
+    layer("hook-prefix-layer", &text)
 }
 
 #[test]
