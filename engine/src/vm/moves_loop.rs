@@ -7,7 +7,9 @@
 //! the stack code expects it, and the stack code of the loop, which follows the
 //! instruction, runs instead. What the loop's rounds would have counted (its operations,
 //! the calls of inlined procedures) is counted the same way. Where the loop has machine
-//! code ([`super::native`]), that runs instead of the closures, with the same contract.
+//! code ([`super::native`]), that runs instead of the closures, with the same contract; a
+//! loop may have machine code and no closures (one of its expressions is not a direct
+//! one), and then its stack code runs where the machine code does not.
 
 use std::sync::Arc;
 

@@ -91,13 +91,7 @@ impl<'r> Lower<'r> {
                 }
                 continue;
             }
-            let map: Vec<u16> = (0..when.slots)
-                .map(|i| match slots.get(i as usize) {
-                    Some(&s) => s,
-                    None => self.hidden(1),
-                })
-                .collect();
-            let outer = std::mem::replace(&mut self.map, map);
+            let outer = self.map_params(&slots, when.slots);
             let counted = std::mem::replace(&mut self.counted_known, true);
             let c = self.direct_test(cond).or_else(|| {
                 prefixed += 1;
@@ -221,13 +215,7 @@ impl<'r> Lower<'r> {
                 }
             }
         }
-        let map: Vec<u16> = (0..slots)
-            .map(|i| match at.get(i as usize) {
-                Some(&s) => s,
-                None => self.hidden(1),
-            })
-            .collect();
-        let outer = std::mem::replace(&mut self.map, map);
+        let outer = self.map_params(&at, slots);
         let mut tests: Vec<Src<bool>> = Vec::with_capacity(guard.len());
         for g in guard {
             let Some((c, kc)) = self.direct_test(g) else {

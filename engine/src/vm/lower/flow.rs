@@ -13,6 +13,19 @@ impl<'r> Lower<'r> {
         self.map.get(s as usize).copied().unwrap_or(s)
     }
 
+    /// Maps a body of `slots` locals into the frame: its first locals (parameters) where
+    /// `at` says the arguments stand, the others fresh hidden locals. Returns the map it
+    /// replaces, to be put back after the body.
+    pub(super) fn map_params(&mut self, at: &[u16], slots: u16) -> Vec<u16> {
+        let map = (0..slots)
+            .map(|i| match at.get(i as usize) {
+                Some(&s) => s,
+                None => self.hidden(1),
+            })
+            .collect();
+        std::mem::replace(&mut self.map, map)
+    }
+
     /// A call of procedure `idx` lowered into the caller: an argument that is a local of
     /// the caller (and that the body never assigns) is used where it is; the others are
     /// evaluated in order into fresh locals above the caller's.

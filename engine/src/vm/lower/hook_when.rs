@@ -76,13 +76,7 @@ impl<'r> Lower<'r> {
             self.emit(Ins::Store(s));
         }
         // The procedure's first tests, its parameters the arguments' locals.
-        let map: Vec<u16> = (0..p.code.slots)
-            .map(|i| match at.get(i as usize) {
-                Some(&s) => s,
-                None => self.hidden(1),
-            })
-            .collect();
-        let outer = std::mem::replace(&mut self.map, map);
+        let outer = self.map_params(&at, p.code.slots);
         let mut failed = Vec::new();
         for g in guard {
             failed.extend(self.branch(g, false));
