@@ -44,7 +44,7 @@ fn the_editions_hot_loops_have_machine_code() {
     // (`movement_moves`, `free_movements`, `quick_movement`) and 2015's. Most of 2015's
     // have no closures (`option_dests` asks `slide`; areas from a procedure that is not
     // inlined): they run as machine code only.
-    for (name, least) in [("original", 9), ("2015", 17)] {
+    for (name, least) in [("original", 9), ("2015", 17), ("2024", 11)] {
         let n = edition(name).program().native_count();
         assert!(n >= least, "{name}: only {n} loops as machine code");
     }
@@ -145,4 +145,68 @@ ms
         .filter(|e| matches!(&e.kind, EventKind::Modifiers { name, .. } if name == "reach"))
         .count();
     assert!(reach > 10, "only {reach} lists logged");
+}
+
+/// A loop whose machine code calls a remembered procedure (one with a loop of its own,
+/// never inlined: the match runs it on the stack machine) and then gives up — it finds
+/// more moves than it keeps aside when the team stands in eight areas or more — leaves
+/// the match as if it had never run: its stack code runs from the same counts and the
+/// same memo, so the matches play the same with machine code on and off, counters and
+/// operations included.
+#[test]
+fn a_loop_that_calls_a_remembered_procedure_and_gives_up_plays_the_same() {
+    let rs = layer(
+        "native-loop-calls",
+        r#"
+[meta]
+extends = "original.toml"
+
+[procedures.far_side]
+section = "test"
+params = "t: team"
+do = '''
+# Nothing: every area is in a half or the centre, and none of them is both.
+let s = []
+for a in all_areas() {
+  if entirely_in_half(a, other(t)) and entirely_in_half(a, t) { set s = s | a }
+}
+s
+'''
+
+[procedures.movement_moves]
+params = "t: team, option: str, off: areas"
+do = '''
+let ms = no_moves()
+let guard = goal_kick_guard(t)
+for a in field_areas(t) {
+  let d = option_dests(t, option, a, off) - guard - far_side(t)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+  set ms = ms | moves(t, a, d)
+}
+if not keeper_moved(t) {
+  set ms = ms | keeper_moves(t, option_dests(t, option, keeper_area(t), off) - guard)
+}
+ms
+'''
+"#,
+    );
+    if has_codegen() && std::env::var_os("FUBA_NO_NATIVE").is_none() {
+        let n = rs.program().native_count();
+        assert!(n >= 9, "only {n} loops as machine code");
+    }
+    assert_same(&rs, 0..4, Agents::Random);
 }

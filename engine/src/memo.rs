@@ -33,6 +33,16 @@ struct Entry {
     next: u32,
 }
 
+/// Where a memo stood ([`Memo::mark`]).
+pub(crate) struct MemoMark {
+    version: u64,
+    entries: usize,
+    args: usize,
+    calls: usize,
+    trace: usize,
+    trust: Vec<u8>,
+}
+
 /// A started computation, to finish with [`Memo::store`] or [`Memo::abandon`].
 pub struct Pending {
     proc: u16,
@@ -258,6 +268,49 @@ impl Memo {
             });
         }
         self.end();
+    }
+
+    /// Where the memo stands, to come back to with [`Memo::back_to`].
+    pub(crate) fn mark(&self) -> MemoMark {
+        MemoMark {
+            version: self.version,
+            entries: self.entries.len(),
+            args: self.args.len(),
+            calls: self.calls.len(),
+            trace: self.trace.len(),
+            trust: self.trust.clone(),
+        }
+    }
+
+    /// Forgets what was looked up, remembered and noted since `mark` (code that gave up:
+    /// its stack code then does the same again). Computations started since must have
+    /// ended.
+    pub(crate) fn back_to(&mut self, mark: MemoMark) {
+        if self.version == mark.version {
+            for i in (mark.entries..self.entries.len()).rev() {
+                let e = &self.entries[i];
+                let k = key(
+                    e.proc,
+                    &self.args[e.args.start as usize..e.args.end as usize],
+                );
+                match e.next {
+                    NONE => self.index.remove(&k),
+                    next => self.index.insert(k, next),
+                };
+            }
+            self.entries.truncate(mark.entries);
+            self.args.truncate(mark.args);
+            self.calls.truncate(mark.calls);
+        } else {
+            // A look-up since found a newer state and dropped the older entries, as the
+            // next one will: what was remembered after it goes too.
+            self.entries.clear();
+            self.index.clear();
+            self.args.clear();
+            self.calls.clear();
+        }
+        self.trace.truncate(mark.trace);
+        self.trust = mark.trust;
     }
 
     /// Finishes a computation that failed: nothing is remembered.

@@ -129,6 +129,27 @@ pub(crate) extern "C" fn cb_moves(
     answer(ctx, r)
 }
 
+pub(crate) extern "C" fn cb_call(
+    ctx: *mut Ctx,
+    f: u64,
+    a: u64,
+    b: u64,
+    c: u64,
+    d: u64,
+    e: u64,
+) -> u64 {
+    // SAFETY: as `cb_prim`; `ops` is read and written through the pointer the code
+    // itself reads it by (it keeps no copy across a callback).
+    let h = unsafe { host(ctx) };
+    let mut ops = unsafe { (*ctx).ops };
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        h.call(f as u32, [a, b, c, d, e], &mut ops)
+    }));
+    // SAFETY: as `host`.
+    unsafe { (*ctx).ops = ops };
+    answer(ctx, r)
+}
+
 /// A callback's function: the context and six words, a word back.
 pub(crate) type Callback = extern "C" fn(*mut Ctx, u64, u64, u64, u64, u64, u64) -> u64;
 /// A program's function: the context and its inputs, its value back.

@@ -5,7 +5,8 @@
 //! This is the workspace's only crate with `unsafe` code, and it knows nothing of the
 //! rules: a program's registers are machine words, its leaves are inputs the caller reads
 //! before the call (a frame's locals, a team's role) and calls back into the caller's
-//! [`Host`] (primitives, state variables, counted calls, moves found). Like the engine's
+//! [`Host`] (primitives, state variables, counted calls, moves found, the host's own
+//! units run to their end). Like the engine's
 //! word code, a program gives up (`None`) wherever the engine's stack code would do
 //! anything but the plain case (an overflow, a division by zero, a callback refusing, the
 //! stage's operation budget spent), and the engine then runs that code.
@@ -113,6 +114,9 @@ pub enum Op {
     UnlessAny(u8, Box<[u64]>, u16),
     /// [`Host::count`].
     Count(u32),
+    /// [`Host::call`] of the unit with up to five operands, its word into the first
+    /// register; the operations it counts are added to the program's.
+    Call(u8, u32, [u8; 5]),
     /// The lowest area of the set in the second register into the first, taken out of
     /// the set, and one operation counted against the budget; when the set is empty, go
     /// on at the target instead.
@@ -156,6 +160,13 @@ pub trait Host {
     fn count(&mut self, p: u32);
     /// Moves found: into gathering set `acc`, for the team, from an area to a set.
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()>;
+    /// A unit of the host's own code run to its end with up to five operands: its value,
+    /// the operations it counted added to `ops` (the program's count so far). A host
+    /// without such units refuses.
+    fn call(&mut self, f: u32, args: [u64; 5], ops: &mut u64) -> Option<u64> {
+        let _ = (f, args, ops);
+        None
+    }
 }
 
 /// Why machine code could not be made.

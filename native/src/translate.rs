@@ -8,7 +8,9 @@ use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
-use crate::callbacks::{Callback, FAIL, LIMIT, OPS, STATE, cb_count, cb_moves, cb_prim, cb_var};
+use crate::callbacks::{
+    Callback, FAIL, LIMIT, OPS, STATE, cb_call, cb_count, cb_moves, cb_prim, cb_var,
+};
 use crate::{BinOp, Error, Op};
 
 /// The state bytes a program reading them needs ([`Op::CountIn`]).
@@ -309,6 +311,11 @@ pub(crate) fn translate<'a>(
             Op::Count(p) => {
                 let p = k(&mut b, u64::from(*p));
                 call(&mut b, cb_count, [p, zero, zero, zero, zero, zero]);
+            }
+            Op::Call(a, f, xs) => {
+                let f = k(&mut b, u64::from(*f));
+                let [x0, x1, x2, x3, x4] = xs.map(|x| r(&mut b, x));
+                set!(a, call(&mut b, cb_call, [f, x0, x1, x2, x3, x4]));
             }
             Op::NextArea(v, s, t) => {
                 let set = r(&mut b, *s);

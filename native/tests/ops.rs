@@ -241,12 +241,12 @@ fn callbacks_in_order_and_refusals() {
     assert!(matches!(
         calls[..],
         [
-            Call::Var(3, 1),
-            Call::Var(3, 0),
-            Call::Prim(2, [77, 1, _, _, 77]),
-            Call::Count(11),
-            Call::Moves(5, 1, 77, _),
-            Call::Prim(0, _),
+            Asked::Var(3, 1),
+            Asked::Var(3, 0),
+            Asked::Prim(2, [77, 1, _, _, 77]),
+            Asked::Count(11),
+            Asked::Moves(5, 1, 77, _),
+            Asked::Prim(0, _),
         ]
     ));
     // Each refusal gives up at once: nothing after it is called.
@@ -258,11 +258,29 @@ fn callbacks_in_order_and_refusals() {
 }
 
 #[test]
+fn a_call_adds_its_operations_and_a_refusal_gives_up() {
+    use Op::*;
+    // Unit 5 counts 2 operations (the mock: `f % 3`), unit 3 refuses (`f % 4 == 3`).
+    let prog = [Input(0, 0), Tick, Call(1, 5, [0, 0, 0, 0, 0]), Tick, Ret(1)];
+    let (v, ops, calls) = outcome(&prog, &[9], 10, 100);
+    assert!(v.is_some_and(|w| w < 1000));
+    assert_eq!((ops, &calls[..]), (14, &[Asked::Unit(5, [9; 5])][..]));
+    // The same arguments give the same word (the host's units are plain functions here).
+    assert_eq!(outcome(&prog, &[9], 0, 100).0, v);
+    // The operations the call counted count against the budget of the ticks after it.
+    assert_eq!(outcome(&prog, &[9], 0, 3), (None, 4, calls));
+    let refused = [Count(1), Call(0, 3, [0; 5]), Count(2), Ret(0)];
+    let (v, ops, calls) = outcome(&refused, &[], 0, 100);
+    assert_eq!((v, ops, calls.len()), (None, 0, 2));
+}
+
+#[test]
 fn a_panicking_callback_gives_up() {
     use Op::*;
-    // Id 3 panics: primitive 3, variable 3, count 3, gathering set 3.
+    // Id 3 panics: primitive 3, variable 3, count 3, gathering set 3, unit 3.
     for op in [
         Prim(0, 3, [0; 5]),
+        Call(0, 3, [0; 5]),
         Var(0, 3, None),
         Count(3),
         AddMoves(3, [0; 3]),
@@ -299,7 +317,7 @@ fn run_with_bad_calls() {
     assert_eq!((ops, h.calls.len()), (3, 0));
     assert_eq!(code.run(f, &mut h, &[1, 2, 3, 4], &mut ops, 10), Some(3));
     assert_eq!(code.run(g, &mut h, &[], &mut ops, 10), Some(5));
-    assert_eq!(h.calls, [Call::Count(1)]);
+    assert_eq!(h.calls, [Asked::Count(1)]);
 }
 
 #[test]

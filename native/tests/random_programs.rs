@@ -46,6 +46,8 @@ fn plain() -> impl Strategy<Value = Op> {
             .prop_map(|(a, p, xs)| Op::Prim(a, p, xs)),
         1 => (reg(), 0..10u32, team()).prop_map(|(a, v, t)| Op::Var(a, v, t)),
         1 => (0..4u32).prop_map(Op::Count),
+        1 => (reg(), 0..8u32, [reg(), reg(), reg(), reg(), reg()])
+            .prop_map(|(a, f, xs)| Op::Call(a, f, xs)),
         1 => Just(Op::Tick),
         1 => (0..9u8, [reg(), reg(), reg()]).prop_map(|(acc, xs)| Op::AddMoves(acc, xs)),
     ]

@@ -12,6 +12,7 @@
 //! ```
 
 mod binop;
+mod call_pure;
 pub mod code;
 mod direct;
 mod exec;

@@ -39,6 +39,8 @@ enum Leaf {
     Values(Prim, [K; 5], K),
     /// A state variable read as a word of the kind.
     Var(Scope, u16, K),
+    /// A pure procedure run by the match ([`Match::call_pure`]), by its index.
+    Call(u16),
 }
 
 /// What a program reads before it runs.
@@ -320,6 +322,7 @@ fn translate(
                 Op::UnlessAny(c, names.iter().map(|s| u64::from(*s)).collect(), t)
             }
             W::Count(p) => Op::Count(u32::from(p)),
+            W::Call(a, p, xs) => Op::Call(a, leaf(Leaf::Call(p)), xs),
             W::Tick => Op::Tick,
             W::NextArea(v, s, t) => Op::NextArea(v, s, t),
             W::AddMoves(acc, xs) => Op::AddMoves(acc, xs),
@@ -359,6 +362,8 @@ struct MatchHost<'a, 'm> {
     /// The moves found so far, at most [`super::moves_loop::MAX_FOUND`]; `None` for a
     /// score, which finds none.
     found: Option<&'a mut Vec<Found>>,
+    /// What to take back if the code gives up after calling a procedure.
+    undo: Option<Box<super::call_pure::CallUndo>>,
 }
 
 impl Host for MatchHost<'_, '_> {
@@ -370,14 +375,14 @@ impl Host for MatchHost<'_, '_> {
                 let args = (words.iter().zip(kinds).take(p.arity())).map(|(w, k)| value(*w, k));
                 value_word(&self.m.prim_of_values(p, args)?, out)
             }
-            Leaf::Var(..) => None,
+            Leaf::Var(..) | Leaf::Call(..) => None,
         }
     }
 
     fn var(&mut self, v: u32, team: u64) -> Option<u64> {
         match *self.leaves.get(v as usize)? {
             Leaf::Var(scope, i, k) => value_word(self.m.var_at(scope, i, team as u8)?, k),
-            Leaf::Prim(_) | Leaf::Values(..) => None,
+            Leaf::Prim(_) | Leaf::Values(..) | Leaf::Call(..) => None,
         }
     }
 
@@ -388,6 +393,24 @@ impl Host for MatchHost<'_, '_> {
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
         let f = (acc, team as u8, from as u8, AreaSet(dests as u32));
         push_found(self.found.as_deref_mut()?, f)
+    }
+
+    fn call(&mut self, f: u32, words: [u64; 5], ops: &mut u64) -> Option<u64> {
+        let Leaf::Call(p) = *self.leaves.get(f as usize)? else {
+            return None;
+        };
+        // Only a loop's code calls (a score's never runs the stack machine).
+        self.found.as_ref()?;
+        if self.undo.is_none() {
+            self.undo = Some(Box::new(self.m.call_undo()));
+        }
+        let proc = self.m.rs.procs.get(usize::from(p))?;
+        // The lowering made every parameter's and the value's type a word's.
+        let args = (words.iter().zip(&proc.params)).map(|(w, (_, ty))| value(*w, kind(*ty)));
+        self.m.ops = *ops;
+        let v = self.m.call_pure(p, args);
+        *ops = self.m.ops;
+        value_word(&v?, kind(proc.ret))
     }
 }
 
@@ -439,13 +462,22 @@ impl NativeFn {
             m,
             leaves: &native.leaves,
             found: Some(found),
+            undo: None,
         };
         let w = native
             .code
             .run_with(self.id, &mut host, words, &counts, &mut ops, limit);
         host.m.ops = ops;
+        if let (None, Some(undo)) = (w, host.undo.take()) {
+            host.m.take_back_calls(*undo);
+        }
         w.map(|_| ())
     }
+}
+
+/// The word kind of a type the lowering found to be a word's.
+fn kind(ty: crate::value::Ty) -> K {
+    K::of(ty).unwrap_or(K::Int)
 }
 
 /// A score's input read once before its code runs ([`Once::Inputs`]): out of line,

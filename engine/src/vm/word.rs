@@ -9,7 +9,8 @@
 //! checker found, an overflow, a division by zero, a goalkeeper off the board, no arm of
 //! a `match` fitting — the program gives up (`None`) and the stack code runs. It reads
 //! the frame's locals and the match, and changes nothing but the calls it notes
-//! ([`Match::direct_calls`], counted as the closures' are) and the moves it finds.
+//! ([`Match::direct_calls`], counted as the closures' are), the moves it finds, and what
+//! the pure procedures it calls count and remember (taken back when it gives up).
 
 use super::machine::Match;
 use crate::board::AreaSet;
@@ -118,6 +119,11 @@ pub(crate) enum W {
     UnlessName(u8, u16, u8, u16),
     /// A call of an inlined procedure, to be counted.
     Count(u16),
+    /// A call of a pure procedure that is not inlined (its index, up to five argument
+    /// registers, each a word of its parameter's kind): the match runs it to its end on
+    /// the stack machine, or its memo gives the value, counted as its call is
+    /// ([`Match::call_pure`]).
+    Call(u8, u16, [u8; 5]),
     /// One operation counted against the stage's budget (a hook's dispatch the code
     /// stands for, as the closures count it).
     Tick,

@@ -11,18 +11,20 @@ pub use fuba_native::{BinOp, Code, Compiler, Grid, Host, Op, Table};
 
 /// A call into the host, as recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Call {
+pub enum Asked {
     Prim(u32, [u64; 5]),
     Var(u32, u64),
     Count(u32),
     Moves(u8, u64, u64, u64),
+    Unit(u32, [u64; 5]),
 }
 
-/// A deterministic host: primitives and variables hash their arguments, refusing some
-/// ids (primitives `p % 5 == 4`, variables `v % 7 == 6`, gathering set 7); every call is
+/// A deterministic host: primitives, variables and units hash their arguments, refusing
+/// some ids (primitives `p % 5 == 4`, variables `v % 7 == 6`, gathering set 7, units
+/// `f % 4 == 3`; a unit counts `f % 3` operations); every call is
 /// recorded; any callback whose id is `panic_id` panics.
 pub struct Mock {
-    pub calls: Vec<Call>,
+    pub calls: Vec<Asked>,
     panic_id: Option<u32>,
 }
 
@@ -49,24 +51,31 @@ impl Mock {
 
 impl Host for Mock {
     fn prim(&mut self, p: u32, args: [u64; 5]) -> Option<u64> {
-        self.calls.push(Call::Prim(p, args));
+        self.calls.push(Asked::Prim(p, args));
         self.boom(p);
         let h = args.iter().fold(u64::from(p), |h, &a| mix(h, a));
         (p % 5 != 4).then_some(if p % 2 == 0 { h % 40 } else { h })
     }
     fn var(&mut self, v: u32, team: u64) -> Option<u64> {
-        self.calls.push(Call::Var(v, team));
+        self.calls.push(Asked::Var(v, team));
         self.boom(v);
         (v % 7 != 6).then_some(mix(u64::from(v), team) % 100)
     }
     fn count(&mut self, p: u32) {
-        self.calls.push(Call::Count(p));
+        self.calls.push(Asked::Count(p));
         self.boom(p);
     }
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
-        self.calls.push(Call::Moves(acc, team, from, dests));
+        self.calls.push(Asked::Moves(acc, team, from, dests));
         self.boom(u32::from(acc));
         (acc != 7).then_some(())
+    }
+    fn call(&mut self, f: u32, args: [u64; 5], ops: &mut u64) -> Option<u64> {
+        self.calls.push(Asked::Unit(f, args));
+        self.boom(f);
+        *ops += u64::from(f % 3);
+        let h = args.iter().fold(u64::from(f) + 7, |h, &a| mix(h, a));
+        (f % 4 != 3).then_some(h % 1000)
     }
 }
 
@@ -149,6 +158,13 @@ pub fn eval(
             Op::Copy(a, x) => Some((a, r[x as usize])),
             Op::ToSet(a, x) => Some((a, 1 << (r[x as usize] & 31))),
             Op::Prim(a, p, xs) => Some((a, guard(|| host.prim(p, xs.map(|x| r[x as usize])))?)),
+            Op::Call(a, f, xs) => {
+                let args = xs.map(|x| r[x as usize]);
+                let mut n = *ops;
+                let w = guard(|| host.call(f, args, &mut n));
+                *ops = n;
+                Some((a, w?))
+            }
             Op::MoveEnd(a, x, from) => {
                 Some((a, (r[x as usize] >> if from { 0 } else { 8 }) & 0xff))
             }
@@ -234,7 +250,7 @@ pub fn jump(next: &mut usize, cond: bool, t: u16) -> Option<(u8, u64)> {
 }
 
 /// A run's value, operation count and host calls.
-pub type Outcome = (Option<u64>, u64, Vec<Call>);
+pub type Outcome = (Option<u64>, u64, Vec<Asked>);
 
 /// `prog` run through the machine code and through the evaluator.
 pub fn run_both(

@@ -147,6 +147,21 @@ fn const_word(v: &Value, ty: Ty) -> Option<(u64, K)> {
     })
 }
 
+/// A branch's value where the `if`'s is a set: an area read as the set of it (not
+/// exact: the stack code's value is the area).
+fn widen(b: &mut Build, r: R, k: K) -> Option<R> {
+    if r.k != K::Area || k != K::Areas {
+        return Some(r);
+    }
+    let reg = b.reg()?;
+    b.code.push(W::ToSet(reg, r.reg));
+    Some(R {
+        reg,
+        k,
+        exact: false,
+    })
+}
+
 impl Lower<'_> {
     /// An operand of kind `want`: an area read as the set of it where a set is wanted.
     pub(super) fn woperand(&mut self, b: &mut Build, n: &Node, want: K) -> Option<R> {
@@ -326,19 +341,21 @@ impl Lower<'_> {
                 let jump = b.code.len();
                 b.code.push(W::JumpIfNot(c.reg, 0));
                 let y = self.wblock(b, yes)?;
+                let y = widen(b, y, k)?;
                 b.code.push(W::Copy(reg, y.reg));
                 let end = b.code.len();
                 b.code.push(W::Jump(0));
                 let at = b.at()?;
                 b.patch(jump, at);
                 let z = self.wnode(b, no)?;
+                let z = widen(b, z, k)?;
                 b.code.push(W::Copy(reg, z.reg));
                 let at = b.at()?;
                 b.patch(end, at);
-                (y.k == k && z.k == k && y.exact && z.exact).then_some(R {
+                (y.k == k && z.k == k).then_some(R {
                     reg,
                     k,
-                    exact: true,
+                    exact: y.exact && z.exact,
                 })
             }
             NodeKind::Block(blk) => self.wblock(b, blk),
@@ -539,7 +556,7 @@ impl Lower<'_> {
             &self.inline_native
         };
         if !*plan.get(idx as usize)? {
-            return None;
+            return self.wcall_out(b, idx, args);
         }
         let rs = self.rs;
         let p = &rs.procs[idx as usize];
@@ -557,6 +574,35 @@ impl Lower<'_> {
         b.scopes.pop();
         let r = r?;
         (Some(r.k) == K::of(p.ret)).then_some(r)
+    }
+
+    /// A call of a pure procedure that is not inlined (2024's remembered `offside_areas`
+    /// in the moves of a reaction): the match runs it ([`W::Call`]). Its arguments must
+    /// be words exactly as the stack code passes them (an area where a set is wanted is
+    /// not: the callee would see a set); a score's program (nothing counted, and it may
+    /// not run the stack machine) makes none.
+    fn wcall_out(&mut self, b: &mut Build, idx: u16, args: &[Node]) -> Option<R> {
+        let p = &self.rs.procs[idx as usize];
+        if b.quiet || !p.pure || args.len() != p.params.len() || args.len() > 5 {
+            return None;
+        }
+        let out = K::of(p.ret)?;
+        let mut regs = [0u8; 5];
+        for ((reg, a), (_, ty)) in regs.iter_mut().zip(args).zip(&p.params) {
+            let r = self.wnode(b, a)?;
+            if Some(r.k) != K::of(*ty) || !r.exact {
+                return None;
+            }
+            *reg = r.reg;
+        }
+        let reg = b.reg()?;
+        b.code.push(W::Call(reg, idx, regs));
+        Some(R {
+            reg,
+            k: out,
+            // A set may come back as an area or no value, read as a set.
+            exact: out != K::Areas,
+        })
     }
 
     /// Word code of a loop gathering moves (its shape checked by `moves_loop.rs`): the

@@ -263,6 +263,7 @@ impl ScoreCall<'_, '_> {
             m,
             leaves: &self.native.leaves,
             found: None,
+            undo: None,
         };
         let n = f.inputs.len();
         let done = self.native.code.run_rows(
