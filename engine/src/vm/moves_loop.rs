@@ -1,6 +1,7 @@
 //! Loops that only gather moves, run in one instruction ([`super::code::Ins::MovesLoop`]):
 //! `for a in areas { let ...; if c { set ms = ms | moves(t, a, dests) } }`, the shape in
-//! which the rules build a team's legal moves area by area. The loop's variable, its
+//! which the rules build a team's legal moves area by area — or areas: `set s = s - a`
+//! (2024's pass targets, each tested and the barred ones taken out), machine code only. The loop's variable, its
 //! `let`s, its conditions and each `moves(...)`'s operands are direct closures
 //! ([`super::direct`]); the moves found are kept aside and added to the move-set locals
 //! only once every round has run, so a closure that gives up (`None`) leaves the frame as
@@ -46,6 +47,9 @@ pub(crate) struct MovesLoop {
     pub(crate) var: u16,
     /// The frame slots of the move sets it adds to.
     pub(crate) accs: Box<[u16]>,
+    /// The frame slots of the area sets it takes areas out of (`true`) or adds areas to,
+    /// numbered after the move sets (machine code only: a loop with one has no closures).
+    pub(crate) sets: Box<[(u16, bool)]>,
     /// The areas iterated (in the stack code's order, lowest first) and the body, as
     /// closures; `None` when one of their expressions is not a direct one: the loop then
     /// runs only as machine code, and its stack code runs where there is none.
@@ -55,6 +59,9 @@ pub(crate) struct MovesLoop {
     pub(crate) word: Option<super::word::WordProg>,
     /// The whole loop as machine code, run instead of the closures when there is some.
     pub(crate) native: Option<super::native::NativeFn>,
+    /// Whether its machine code sums a modifier list ([`super::word::WordProg::lists`]):
+    /// while the match logs, the stack code runs.
+    pub(crate) lists: bool,
 }
 
 impl std::fmt::Debug for MovesLoop {
@@ -95,6 +102,14 @@ impl MovesLoop {
                 return None;
             }
         }
+        for &(a, _) in self.sets.iter() {
+            if !matches!(
+                m.stack.get(base + a as usize)?,
+                Value::Areas(_) | Value::Area(_) | Value::None
+            ) {
+                return None;
+            }
+        }
         // The buffer is the match's, taken for the run (a 1 KiB array zeroed per loop
         // instead cost 2.0% of an original match's instructions).
         let mut found = std::mem::take(&mut m.found);
@@ -111,6 +126,9 @@ impl MovesLoop {
     /// `found`; `None` when they gave up.
     fn find(&self, m: &mut Match<'_>, base: usize, found: &mut Vec<Found>) -> Option<()> {
         if let (Some(f), Some(n), true) = (&self.native, &m.prog.native, m.native) {
+            if self.lists && m.logging() {
+                return None;
+            }
             return f.run(n, m, base, found);
         }
         let (over, body) = self.closures.as_ref()?;
@@ -146,6 +164,23 @@ impl MovesLoop {
                     add_moves(&m.st.pieces[t as usize], ms, from, to);
                 }
             }
+        }
+        // An area set gathered into: its areas taken out or added once, as the rounds'
+        // `set`s would have (each of them makes it a set).
+        for (i, &(slot, minus)) in self.sets.iter().enumerate() {
+            let i = self.accs.len() + i;
+            let mut mine = found.iter().filter(|f| usize::from(f.0) == i).peekable();
+            if mine.peek().is_none() {
+                continue;
+            }
+            let x = mine.fold(AreaSet::EMPTY, |x, f| x.union(f.3));
+            let cur = &mut m.stack[base + slot as usize];
+            let s = match cur {
+                Value::Areas(s) => *s,
+                Value::Area(a) => AreaSet::one(*a),
+                _ => AreaSet::EMPTY,
+            };
+            *cur = Value::Areas(if minus { s.minus(x) } else { s.union(x) });
         }
     }
 }

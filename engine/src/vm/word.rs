@@ -144,6 +144,9 @@ pub(crate) struct WordProg {
     pub(crate) code: Box<[W]>,
     pub(crate) consts: Box<[u64]>,
     pub(crate) names: Box<[Sym]>,
+    /// Whether a loop's code sums a modifier list: it runs only while the match is not
+    /// logging (a logged list records its rows, which the stack code does).
+    pub(crate) lists: bool,
 }
 
 /// A value as a word of kind `k`, `None` when it is of another kind.

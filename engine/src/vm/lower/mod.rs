@@ -116,12 +116,16 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool, inline_effects: bool) -> 
                 effects: inline_effects.then_some(INLINE_EFFECT_NODES),
             },
         ),
+        // Quiet procedures too (2024's `pass_modifiers` in the pass targets' loop): their
+        // modifier lists summed only while the match is not logging
+        // (`MovesLoop::lists`), their hooks only where no trigger answers, their tables
+        // not at all (the word code has none).
         inline_native: plan(
             rs,
             Scope {
                 limit: INLINE_NATIVE_NODES,
                 remembered: false,
-                scores: None,
+                scores: Some(&quiet),
                 effects: None,
             },
         ),

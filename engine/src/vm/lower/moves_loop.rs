@@ -1,8 +1,9 @@
 //! Lowering of a loop that only gathers moves ([`crate::vm::moves_loop`]): `for a in
 //! areas { ... }` whose body is made only of `let`s, `if c { ... }` without `else`, and
-//! `set ms = ms | moves(t, from, dests)` into move-set locals that nothing else in the
-//! body reads, every expression in it a direct one ([`super::direct`]) or the whole loop
-//! word code ([`super::word`], for machine code). Any other loop is stack code only.
+//! `set ms = ms | moves(t, from, dests)` into move-set locals (or `set s = s - x`, `set
+//! s = s | x` into area-set locals: machine code only) that nothing else in the body
+//! reads, every expression in it a direct one ([`super::direct`]) or the whole loop word
+//! code ([`super::word`], for machine code). Any other loop is stack code only.
 
 use std::sync::Arc;
 
@@ -20,21 +21,30 @@ impl Lower<'_> {
         if self.no_direct || self.in_score || over.ty != Ty::Areas {
             return None;
         }
-        let mut accs = Vec::new();
-        gathered(body, &mut accs)?;
+        let mut found = Vec::new();
+        gathered(body, &mut found)?;
+        // The move sets first, then the area sets: the word code numbers them so.
+        let moves = found.iter().filter(|g| g.1 == Gather::Moves);
+        let sets = found.iter().filter(|g| g.1 != Gather::Moves);
+        let accs: Vec<u16> = moves.chain(sets.clone()).map(|g| g.0).collect();
         if accs.is_empty() || accs.len() > usize::from(u8::MAX) || accs.contains(&var) {
             return None;
         }
         // Nothing in the loop but the additions themselves reads a gathering set, and
-        // nothing binds one: they change only after the last round.
-        let reads = |n: &Node| {
-            any_in_node(
-                n,
-                |s| matches!(s, Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) if accs.contains(x)),
-                |n| matches!(n.kind, NodeKind::Local(x) if accs.contains(&x)),
-            )
+        // nothing binds one: they change only after the last round. The areas iterated
+        // are worked out before the first round: they may read an area set gathered into.
+        let reads_of = |of: Vec<u16>| {
+            move |n: &Node| {
+                any_in_node(
+                    n,
+                    |s| matches!(s, Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) if of.contains(x)),
+                    |n| matches!(n.kind, NodeKind::Local(x) if of.contains(&x)),
+                )
+            }
         };
-        if reads(over) || !parts_read_none(body, &accs, &reads) {
+        let reads = reads_of(accs.clone());
+        let moves_only: Vec<u16> = accs[..accs.len() - sets.count()].to_vec();
+        if reads_of(moves_only)(over) || !parts_read_none(body, &accs, &reads) {
             return None;
         }
         let word = self.word_loop(var, over, body, &accs);
@@ -46,15 +56,22 @@ impl Lower<'_> {
         };
         self.gathering = false;
         // A loop whose closures cannot be made may still have machine code (its word code
-        // asks the match for any primitive without an effect: 2015's `slide`).
+        // asks the match for any primitive without an effect: 2015's `slide`; a loop that
+        // gathers into an area set has only machine code).
         let closures = over_d.zip(body);
         if closures.is_none() && word.is_none() {
             return None;
         }
         let l = MovesLoop {
             var: self.slot(var),
-            accs: accs.iter().map(|&a| self.slot(a)).collect(),
+            accs: (found.iter().filter(|g| g.1 == Gather::Moves))
+                .map(|g| self.slot(g.0))
+                .collect(),
+            sets: (found.iter().filter(|g| g.1 != Gather::Moves))
+                .map(|g| (self.slot(g.0), g.1 == Gather::Minus))
+                .collect(),
             closures,
+            lists: word.as_ref().is_some_and(|w| w.lists),
             word,
             native: None,
         };
@@ -106,22 +123,54 @@ fn added(acc: u16, n: &Node) -> Option<(&Node, &Node, &Node)> {
     }
 }
 
-/// The move-set locals the body gathers into, or `None` when it holds another kind of
-/// statement.
-fn gathered(b: &Block, accs: &mut Vec<u16>) -> Option<()> {
+/// What a loop's `set` does to the local it gathers into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Gather {
+    /// `set ms = ms | moves(t, from, dests)`.
+    Moves,
+    /// `set s = s - x` (an area set; `x` an area or a set).
+    Minus,
+    /// `set s = s | x`.
+    Plus,
+}
+
+/// What `set acc = n` gathers, and the operand it gathers (`n` itself for moves).
+pub(super) fn gathering(acc: u16, n: &Node) -> Option<(Gather, &Node)> {
+    if added(acc, n).is_some() {
+        return Some((Gather::Moves, n));
+    }
+    let NodeKind::Bin(op @ (Op::Diff | Op::Union), a, x) = &n.kind else {
+        return None;
+    };
+    if !matches!(a.kind, NodeKind::Local(l) if l == acc) || a.ty != Ty::Areas || n.ty != Ty::Areas {
+        return None;
+    }
+    let g = if *op == Op::Diff {
+        Gather::Minus
+    } else {
+        Gather::Plus
+    };
+    Some((g, x))
+}
+
+/// The locals the body gathers into and how, or `None` when it holds another kind of
+/// statement (or gathers into one local two ways).
+fn gathered(b: &Block, found: &mut Vec<(u16, Gather)>) -> Option<()> {
     for s in b.stmts.iter() {
         match s {
             Stmt::Let(..) => {}
             Stmt::SetLocal(acc, fuba_grammar::ast::AssignOp::Assign, n) => {
-                added(*acc, n)?;
-                if !accs.contains(acc) {
-                    accs.push(*acc);
+                let (g, _) = gathering(*acc, n)?;
+                match found.iter().find(|f| f.0 == *acc) {
+                    Some(f) if f.1 != g => return None,
+                    Some(_) => {}
+                    None => found.push((*acc, g)),
                 }
             }
             Stmt::Expr(Node {
                 kind: NodeKind::If(_, inner, None),
                 ..
-            }) => gathered(inner, accs)?,
+            }) => gathered(inner, found)?,
             _ => return None,
         }
     }
@@ -132,8 +181,10 @@ fn gathered(b: &Block, accs: &mut Vec<u16>) -> Option<()> {
 fn parts_read_none(b: &Block, accs: &[u16], reads: &impl Fn(&Node) -> bool) -> bool {
     b.stmts.iter().all(|s| match s {
         Stmt::Let(x, n) => !accs.contains(x) && !reads(n),
-        Stmt::SetLocal(acc, _, n) => added(*acc, n)
-            .is_some_and(|(t, from, dests)| !reads(t) && !reads(from) && !reads(dests)),
+        Stmt::SetLocal(acc, _, n) => match added(*acc, n) {
+            Some((t, from, dests)) => !reads(t) && !reads(from) && !reads(dests),
+            None => gathering(*acc, n).is_some_and(|(_, x)| !reads(x)),
+        },
         Stmt::Expr(Node {
             kind: NodeKind::If(c, inner, None),
             ..

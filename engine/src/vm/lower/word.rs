@@ -32,8 +32,8 @@ pub(super) struct Build {
     pub(super) next: u8,
     /// The `let`s of the expression's own code, by IR slot (outermost scope).
     lets: Vec<(u16, R)>,
-    /// Inside inlined calls: each call's locals by its IR slot.
-    scopes: Vec<Vec<Option<R>>>,
+    /// Inside inlined calls (and a trigger's condition): each one's locals by IR slot.
+    pub(super) scopes: Vec<Vec<Option<R>>>,
     /// Loaded once before the code: the frame's locals read and the constants, each
     /// into a register of its own (a loop's rounds then read them in place).
     pro: Vec<W>,
@@ -46,6 +46,8 @@ pub(super) struct Build {
     pub(super) quiet: bool,
     /// A score's hoisted parts, read from their locals (`word_score.rs`).
     pub(super) parts: Option<super::word_score::Parts>,
+    /// Whether the code sums a modifier list outside a score ([`WordProg::lists`]).
+    pub(super) lists: bool,
 }
 
 impl Build {
@@ -118,6 +120,7 @@ impl Build {
             code: code.into(),
             consts: self.consts.into(),
             names: self.names.into(),
+            lists: self.lists,
         })
     }
 
@@ -646,6 +649,16 @@ impl Lower<'_> {
         for s in body.stmts.iter() {
             match s {
                 Stmt::Let(slot, n) => self.wlet(b, *slot, n)?,
+                Stmt::SetLocal(acc, _, n)
+                    if !matches!(n.kind, NodeKind::Bin(Op::MovesUnion, ..)) =>
+                {
+                    // `set s = s - x` or `s | x`: `x` noted, as a move's destinations.
+                    let (_, x) = super::moves_loop::gathering(*acc, n)?;
+                    let i = u8::try_from(accs.iter().position(|a| a == acc)?).ok()?;
+                    let x = self.woperand(b, x, K::Areas)?;
+                    let z = b.konst(0, K::Int)?;
+                    b.code.push(W::AddMoves(i, [z.reg, z.reg, x.reg]));
+                }
                 Stmt::SetLocal(acc, _, n) => {
                     let NodeKind::Bin(Op::MovesUnion, _, m) = &n.kind else {
                         return None;

@@ -13,8 +13,9 @@
 use super::Lower;
 use super::mods::LIMIT;
 use super::word::{Build, R};
-use crate::ir::{Node, NodeKind, any_in, any_in_node};
+use crate::ir::{Node, NodeKind, Stmt, any_in, any_in_node};
 use crate::value::Sym;
+use crate::vm::as_bool;
 use crate::vm::word::{K, W, WOp, WordProg};
 
 /// The most procedure bodies walked to find which procedures a score calls twice; past it
@@ -141,10 +142,9 @@ impl Lower<'_> {
     /// for every option, their sum is read from its local and the other rows added to it
     /// as the closures add them: a row larger than [`LIMIT`] in size gives up.
     pub(super) fn wmods(&mut self, b: &mut Build, rows: &[(Sym, Node, Option<Node>)]) -> Option<R> {
-        // Only in a score: elsewhere a list may be logged row by row (the stack code).
-        if !b.quiet {
-            return None;
-        }
+        // Outside a score a list may be logged row by row (the stack code does that): a
+        // loop's code that sums one runs only while the match is not logging.
+        b.lists |= !b.quiet;
         let sum = b.reg()?;
         let at = rows.as_ptr() as usize;
         let hoisted = (b.parts.as_ref().filter(|p| p.depth == 0))
@@ -206,23 +206,59 @@ impl Lower<'_> {
         })
     }
 
-    /// An integer hook point that no trigger answers: its arguments worked out where the
-    /// closures bind them (neither a local nor a role or constant), the dispatch's call
-    /// counted as one operation, and 0. A hook with triggers is left to the closures.
+    /// An integer hook point, counted as the closures count it (`direct_hook.rs`): its
+    /// arguments worked out where the closures bind them (all of them when a condition
+    /// reads them; else neither a local nor a role or constant), the dispatch's call
+    /// counted as one operation, then each trigger's condition, in order; when one holds,
+    /// the code gives up (the dispatch runs as stack code), and when none does the value
+    /// is 0. In a score, only a hook that no trigger answers.
     pub(super) fn whook(&mut self, b: &mut Build, h: usize, args: &[Node]) -> Option<R> {
-        // Only in a score, where it was measured and is compared (`tests/native.rs`).
-        if !b.quiet || !self.rs.hooks.get(h)?.triggers.is_empty() {
+        let rs = self.rs;
+        let hook = rs.hooks.get(h)?;
+        let tested = !hook.triggers.is_empty();
+        if tested && b.quiet {
             return None;
         }
+        let mut regs = Vec::with_capacity(args.len());
         for a in args {
-            if !matches!(
+            let plain = matches!(
                 a.kind,
                 NodeKind::Local(_) | NodeKind::Role(_) | NodeKind::Const(_)
-            ) {
-                self.wnode(b, a)?;
-            }
+            );
+            regs.push(if tested || !plain {
+                Some(self.wnode(b, a)?)
+            } else {
+                None
+            });
         }
         b.code.push(W::Tick);
+        for &ti in &hook.triggers {
+            let when = rs.triggers.get(ti as usize)?.when.as_ref()?;
+            let [Stmt::Expr(cond)] = &when.body.stmts[..] else {
+                return None;
+            };
+            let mut calls = Vec::new();
+            if let Some(v) = self.fold(cond, &mut calls) {
+                if as_bool(&v) {
+                    return None;
+                }
+                b.code.extend(calls.into_iter().map(W::Count));
+                continue;
+            }
+            let mut scope = vec![None; when.slots as usize];
+            for (s, r) in scope.iter_mut().zip(&regs) {
+                *s = *r;
+            }
+            b.scopes.push(scope);
+            let c = self.woperand(b, cond, K::Bool);
+            b.scopes.pop();
+            let c = c?;
+            let holds = b.code.len();
+            b.code.push(W::JumpIfNot(c.reg, 0));
+            b.code.push(W::GiveUp);
+            let to = b.at()?;
+            b.patch(holds, to);
+        }
         b.konst(0, K::Int)
     }
 }
