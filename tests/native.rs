@@ -158,7 +158,7 @@ ms
 fn a_loop_that_calls_a_remembered_procedure_and_gives_up_plays_the_same() {
     let rs = layer(
         "native-loop-calls",
-        r#"
+        &r#"
 [meta]
 extends = "original.toml"
 
@@ -181,29 +181,16 @@ let ms = no_moves()
 let guard = goal_kick_guard(t)
 for a in field_areas(t) {
   let d = option_dests(t, option, a, off) - guard - far_side(t)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
-  set ms = ms | moves(t, a, d)
+ADDS
 }
 if not keeper_moved(t) {
   set ms = ms | keeper_moves(t, option_dests(t, option, keeper_area(t), off) - guard)
 }
 ms
 '''
-"#,
+"#
+        // Sixteen additions a round: a team in eight areas finds more than 128 moves.
+        .replace("ADDS\n", &"  set ms = ms | moves(t, a, d)\n".repeat(16)),
     );
     if has_codegen() && std::env::var_os("FUBA_NO_NATIVE").is_none() {
         let n = rs.program().native_count();

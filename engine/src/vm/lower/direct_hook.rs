@@ -32,6 +32,16 @@ use crate::vm::direct::Step;
 /// conditions: +0.3% instructions a match of the basic edition).
 const PREFIX_TRIGGERS: usize = 3;
 
+/// What decides whether a trigger fires ([`Lower::trigger_test`]).
+pub(super) enum When<'r> {
+    /// Known false when the rules are compiled: the procedures its condition calls, to
+    /// count as the dispatch counts them.
+    Never(Vec<u16>),
+    /// Its condition, one expression, and the number of its frame's slots (its hook's
+    /// parameters first).
+    Test(&'r Node, u16),
+}
+
 impl<'r> Lower<'r> {
     /// The closures of `hook h(args)` (`None`: a trigger has no condition, or one that is
     /// not plain, or one known true: the dispatch is called).
@@ -73,25 +83,20 @@ impl<'r> Lower<'r> {
         let mut conds: Vec<Src<bool>> = Vec::with_capacity(hook.triggers.len());
         let mut prefixed = 0;
         for &ti in &hook.triggers {
-            let when = rs.triggers[ti as usize].when.as_ref()?;
-            let [Stmt::Expr(cond)] = &when.body.stmts[..] else {
-                return None;
+            let (cond, when_slots) = match self.trigger_test(ti)? {
+                When::Never(calls) => {
+                    if !calls.is_empty() {
+                        let calls: Arc<[u16]> = calls.into();
+                        steps.push(Arc::new(move |m, _| {
+                            m.direct_calls.extend_from_slice(&calls);
+                            Some(())
+                        }));
+                    }
+                    continue;
+                }
+                When::Test(cond, slots) => (cond, slots),
             };
-            let mut calls = Vec::new();
-            if let Some(v) = self.fold(cond, &mut calls) {
-                if as_bool(&v) {
-                    return None;
-                }
-                if !calls.is_empty() {
-                    let calls: Arc<[u16]> = calls.into();
-                    steps.push(Arc::new(move |m, _| {
-                        m.direct_calls.extend_from_slice(&calls);
-                        Some(())
-                    }));
-                }
-                continue;
-            }
-            let outer = self.map_params(&slots, when.slots);
+            let outer = self.map_params(&slots, when_slots);
             let counted = std::mem::replace(&mut self.counted_known, true);
             let c = self.direct_test(cond).or_else(|| {
                 prefixed += 1;
@@ -129,6 +134,23 @@ impl<'r> Lower<'r> {
             Some(0)
         });
         built(Direct::Int(Src::Fn(f)), k)
+    }
+
+    /// What decides whether trigger `ti` fires where its hook is called; `None` when the
+    /// dispatch must be called (the trigger has no condition, one of more than one
+    /// statement, or one known true when the rules are compiled).
+    pub(super) fn trigger_test(&mut self, ti: u16) -> Option<When<'r>> {
+        let rs = self.rs;
+        let when = rs.triggers.get(usize::from(ti))?.when.as_ref()?;
+        let [Stmt::Expr(cond)] = &when.body.stmts[..] else {
+            return None;
+        };
+        let mut calls = Vec::new();
+        match self.fold(cond, &mut calls) {
+            Some(v) if as_bool(&v) => None,
+            Some(_) => Some(When::Never(calls)),
+            None => Some(When::Test(cond, when.slots)),
+        }
     }
 
     /// `n` as a plain condition's closures and their size; `None` (nothing hoisted) when

@@ -11,11 +11,11 @@
 //! is not made (the dispatch is an operation, counted once per offer there).
 
 use super::Lower;
+use super::direct_hook::When;
 use super::mods::LIMIT;
 use super::word::{Build, R};
-use crate::ir::{Node, NodeKind, Stmt, any_in, any_in_node};
+use crate::ir::{Node, NodeKind, any_in, any_in_node};
 use crate::value::Sym;
-use crate::vm::as_bool;
 use crate::vm::word::{K, W, WOp, WordProg};
 
 /// The most procedure bodies walked to find which procedures a score calls twice; past it
@@ -233,19 +233,14 @@ impl Lower<'_> {
         }
         b.code.push(W::Tick);
         for &ti in &hook.triggers {
-            let when = rs.triggers.get(ti as usize)?.when.as_ref()?;
-            let [Stmt::Expr(cond)] = &when.body.stmts[..] else {
-                return None;
-            };
-            let mut calls = Vec::new();
-            if let Some(v) = self.fold(cond, &mut calls) {
-                if as_bool(&v) {
-                    return None;
+            let (cond, slots) = match self.trigger_test(ti)? {
+                When::Never(calls) => {
+                    b.code.extend(calls.into_iter().map(W::Count));
+                    continue;
                 }
-                b.code.extend(calls.into_iter().map(W::Count));
-                continue;
-            }
-            let mut scope = vec![None; when.slots as usize];
+                When::Test(cond, slots) => (cond, slots),
+            };
+            let mut scope = vec![None; usize::from(slots)];
             for (s, r) in scope.iter_mut().zip(&regs) {
                 *s = *r;
             }
