@@ -24,50 +24,40 @@ impl Lower<'_> {
         let mut found = Vec::new();
         gathered(body, &mut found)?;
         // The move sets first, then the area sets: the word code numbers them so.
-        let moves = found.iter().filter(|g| g.1 == Gather::Moves);
-        let sets = found.iter().filter(|g| g.1 != Gather::Moves);
-        let accs: Vec<u16> = moves.chain(sets.clone()).map(|g| g.0).collect();
+        found.sort_by_key(|g| g.1 != Gather::Moves);
+        let moves = found.iter().take_while(|g| g.1 == Gather::Moves).count();
+        let accs: Vec<u16> = found.iter().map(|g| g.0).collect();
         if accs.is_empty() || accs.len() > usize::from(u8::MAX) || accs.contains(&var) {
             return None;
         }
         // Nothing in the loop but the additions themselves reads a gathering set, and
         // nothing binds one: they change only after the last round. The areas iterated
         // are worked out before the first round: they may read an area set gathered into.
-        let reads_of = |of: Vec<u16>| {
-            move |n: &Node| {
-                any_in_node(
-                    n,
-                    |s| matches!(s, Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) if of.contains(x)),
-                    |n| matches!(n.kind, NodeKind::Local(x) if of.contains(&x)),
-                )
-            }
-        };
-        let reads = reads_of(accs.clone());
-        let moves_only: Vec<u16> = accs[..accs.len() - sets.count()].to_vec();
-        if reads_of(moves_only)(over) || !parts_read_none(body, &accs, &reads) {
+        let reads = |n: &Node| reads_any(&accs, n);
+        if reads_any(&accs[..moves], over) || !parts_read_none(body, &accs, &reads) {
             return None;
         }
         let word = self.word_loop(var, over, body, &accs);
-        let over_d = self.direct(over).and_then(|b| areas(b.d));
-        self.gathering = true;
-        let body = match over_d {
-            Some(_) => self.parts(body, &accs),
-            None => None,
+        // A loop that gathers into an area set has machine code only; one whose closures
+        // cannot be made may still have it (its word code asks the match for any primitive
+        // without an effect: 2015's `slide`).
+        let closures = if moves < accs.len() {
+            None
+        } else {
+            let over_d = self.direct(over).and_then(|b| areas(b.d));
+            self.gathering = true;
+            let body = over_d.as_ref().and_then(|_| self.parts(body, &accs));
+            self.gathering = false;
+            over_d.zip(body)
         };
-        self.gathering = false;
-        // A loop whose closures cannot be made may still have machine code (its word code
-        // asks the match for any primitive without an effect: 2015's `slide`; a loop that
-        // gathers into an area set has only machine code).
-        let closures = over_d.zip(body);
         if closures.is_none() && word.is_none() {
             return None;
         }
+        let (gathered_moves, sets) = found.split_at(moves);
         let l = MovesLoop {
             var: self.slot(var),
-            accs: (found.iter().filter(|g| g.1 == Gather::Moves))
-                .map(|g| self.slot(g.0))
-                .collect(),
-            sets: (found.iter().filter(|g| g.1 != Gather::Moves))
+            accs: gathered_moves.iter().map(|g| self.slot(g.0)).collect(),
+            sets: (sets.iter())
                 .map(|g| (self.slot(g.0), g.1 == Gather::Minus))
                 .collect(),
             closures,
@@ -175,6 +165,15 @@ fn gathered(b: &Block, found: &mut Vec<(u16, Gather)>) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// Whether `n` reads or binds one of the locals `of`.
+fn reads_any(of: &[u16], n: &Node) -> bool {
+    any_in_node(
+        n,
+        |s| matches!(s, Stmt::Let(x, _) | Stmt::SetLocal(x, _, _) if of.contains(x)),
+        |n| matches!(n.kind, NodeKind::Local(x) if of.contains(&x)),
+    )
 }
 
 /// Whether no part of the body reads a gathering set, the additions' own `acc |` aside.
