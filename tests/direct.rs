@@ -121,3 +121,69 @@ fn sunk_lets_give_what_the_stack_code_gives() {
     assert_eq!(call(&rs, "sunk_lets", &[20, 3], true), Ok(Value::Int(1)));
     assert!(call(&rs, "sunk_lets", &[i64::MIN, -1], true).is_err());
 }
+
+/// A layer with expressions the direct closures took only lately: a `match` on a name
+/// outside a loop (looked up in a table of names), an `if` with an area in one branch and
+/// a set in the other read as a set, and a `match` that no arm fits.
+fn names_layer() -> Ruleset {
+    let text = r#"
+[meta]
+extends = "original.toml"
+
+[procedures.zone_points]
+params = "z: str, a: int"
+do = '''
+match z { "defence" => a + 1, "midfield" | "middle" => a * 2, "defence" => 0, "attack" => a - 1 } * 3 + a
+'''
+
+[procedures.zone_or_any]
+params = "z: str, a: int"
+do = '''
+match z { "attack" => a * a, _ => a + 100 } - match z { "defence" => 1, _ => 2 }
+'''
+
+[procedures.held_here]
+params = "a: int, x: area"
+do = '''
+if x in (if a > 0 { x } else { [] }) | mark("box", home) { a * 2 + 1 } else { a - 1 }
+'''
+"#;
+    layer("direct-names-layer", text)
+}
+
+#[test]
+fn matches_on_names_and_widened_areas_give_what_the_stack_code_gives() {
+    let rs = names_layer();
+    let base = edition("original").program().direct_count();
+    // Each procedure's expression is one direct expression.
+    assert_eq!(rs.program().direct_count(), base + 3);
+    let name = |s: &str| Value::Str(rs.sym(s).unwrap_or_else(|| panic!("no symbol {s}")));
+    let cases = [
+        ("zone_points", "defence", 4, Ok(Value::Int(19))),
+        ("zone_points", "middle", 4, Ok(Value::Int(28))),
+        ("zone_points", "attack", i64::MAX, Err(())),
+        ("zone_points", "left", 4, Err(())),
+        ("zone_or_any", "attack", 5, Ok(Value::Int(23))),
+        ("zone_or_any", "defence", 5, Ok(Value::Int(104))),
+    ];
+    for (proc, z, a, want) in cases {
+        let args = || vec![name(z), Value::Int(a)];
+        let on = call_proc(&rs, proc, args(), true);
+        let off = call_proc(&rs, proc, args(), false);
+        assert_eq!(on, off, "{proc}({z}, {a})");
+        assert_eq!(on.clone().map_err(|_| ()), want, "{proc}({z}, {a}): {on:?}");
+    }
+    let mut held = 0;
+    for (a, x) in [-3, 0, 4]
+        .into_iter()
+        .flat_map(|a| (0..8).map(move |x| (a, x)))
+    {
+        let args = || vec![Value::Int(a), Value::Area(x)];
+        let on = call_proc(&rs, "held_here", args(), true);
+        let off = call_proc(&rs, "held_here", args(), false);
+        assert_eq!(on, off, "held_here({a}, {x})");
+        held += usize::from(on == Ok(Value::Int(a * 2 + 1)));
+    }
+    // Every area is held for a positive `a`; some are not for the others.
+    assert!((8..24).contains(&held), "{held} held");
+}

@@ -10,6 +10,7 @@ use super::super::code::*;
 use super::super::direct::{Ar, Direct, F, Kind, Src, Step, Tm};
 use super::Lower;
 use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_var, un};
+use crate::board::AreaSet;
 use crate::ir::*;
 use crate::value::{Move, Ty, Value};
 
@@ -189,7 +190,7 @@ impl Lower<'_> {
                 built(Direct::Bool(Src::Fn(f)), k)
             }
             NodeKind::MoveEnd(x, from) => {
-                let x = self.direct(x)?;
+                let x = self.move_operand(x)?;
                 let Direct::Move(mv) = x.d else { return None };
                 let d = if *from {
                     un(mv, |_, mv: Move| Some(Ar(mv.from)))
@@ -199,7 +200,7 @@ impl Lower<'_> {
                 built(Direct::Area(d), x.k + 1)
             }
             NodeKind::MoveKeeper(x) => {
-                let x = self.direct(x)?;
+                let x = self.move_operand(x)?;
                 let Direct::Move(mv) = x.d else { return None };
                 built(Direct::Bool(un(mv, |_, mv: Move| Some(mv.keeper))), x.k + 1)
             }
@@ -231,7 +232,20 @@ impl Lower<'_> {
                 }
                 let k = c.k + yes.k + no.k + 1;
                 let c = flag(c.d)?;
+                // An area in one branch and a set in the other (`if ... { ball_area() }
+                // else { [] }`): the area as the set of it. The stack code leaves the area
+                // itself, which an operand reads as that set: not exact on its own.
+                let set = |a: Src<Ar>| un(a, |_, a: Ar| Some(AreaSet::one(a.0)));
+                let wide = |d| {
+                    Some(Built {
+                        d: Direct::Areas(d),
+                        k,
+                        exact: false,
+                    })
+                };
                 let d = match (yes.d, no.d) {
+                    (Direct::Area(a), Direct::Areas(b)) => return wide(pick(c, set(a), b)),
+                    (Direct::Areas(a), Direct::Area(b)) => return wide(pick(c, a, set(b))),
                     (Direct::Int(a), Direct::Int(b)) => Direct::Int(pick(c, a, b)),
                     (Direct::Bool(a), Direct::Bool(b)) => Direct::Bool(pick(c, a, b)),
                     (Direct::Team(a), Direct::Team(b)) => Direct::Team(pick(c, a, b)),
@@ -249,7 +263,9 @@ impl Lower<'_> {
                 self.hook_call(*h as usize, args)
             }
             NodeKind::Block(b) if self.in_score || self.gathering => self.block(b),
-            NodeKind::Match(s, arms) if self.gathering => self.direct_match(s, arms),
+            // A block of one expression is that expression (an `if`'s `else { [] }`).
+            NodeKind::Block(b) if matches!(&b.stmts[..], [Stmt::Expr(_)]) => self.block(b),
+            NodeKind::Match(s, arms) => self.direct_match(s, arms),
             NodeKind::Call(idx, args) => {
                 let inline = if self.in_score {
                     self.inline_scores[*idx as usize]
@@ -266,6 +282,23 @@ impl Lower<'_> {
                 if inline { self.call(*idx, args) } else { None }
             }
             _ => None,
+        }
+    }
+
+    /// The operand of a move's end or goalkeeper flag. A local the checker could only
+    /// type as any value (the answer of a `choose ... skip`: a move or none) is read as a
+    /// move: where it holds none the read gives up and the stack code runs, which does
+    /// what it does with none. (The rules read a move's parts after testing for none.)
+    fn move_operand(&mut self, x: &Node) -> Option<Built> {
+        match x.kind {
+            NodeKind::Local(s) if x.ty == Ty::Any => {
+                let s = self.slot(s);
+                if self.sunk_at(s).is_some() {
+                    return None;
+                }
+                built(Direct::Move(Src::Local(s)), 1)
+            }
+            _ => self.direct(x),
         }
     }
 

@@ -1,7 +1,8 @@
-//! A `match` on a name as a direct expression ([`crate::vm::direct`]): the arms' names
-//! tested in order, as the stack code tests them, and the first arm that holds the name
-//! (or matches anything) gives the value. No arm fitting is the stack code's error: the
-//! closure gives up there.
+//! A `match` on a name as a direct expression ([`crate::vm::direct`]): the first arm that
+//! holds the name (or matches anything) gives the value, as the stack code's tests in
+//! order find it — looked up in a table by the name's symbol, so a `match` of many arms
+//! (a skill's state variable by its name) costs one look-up. No arm fitting is the stack
+//! code's error: the closure gives up there.
 
 use std::sync::Arc;
 
@@ -15,16 +16,41 @@ use crate::vm::direct::{Direct, Kind, Name, Src};
 /// An arm: the names it holds (`None`: it matches anything) and its value.
 type Arm<T> = (Option<Box<[Sym]>>, Src<T>);
 
-/// The value of the first arm that fits the name.
-fn first_fit<T: Kind>(s: Src<Name>, arms: Vec<Arm<T>>) -> Src<T> {
-    let arms: Arc<[Arm<T>]> = arms.into();
-    Src::Fn(Arc::new(move |m, base| {
+/// The most names a `match` is looked up in a table of (indexed by the name's symbol):
+/// a larger symbol is tested arm by arm.
+const MAX_TABLE: usize = 4096;
+
+/// The value of the first arm that fits the name: found in a table of the arm of each
+/// name (the first arm holding it, as the stack code tests them), else the arm matching
+/// anything; none is the stack code's error, and the closure gives up.
+fn first_fit<T: Kind>(s: Src<Name>, arms: Vec<Arm<T>>) -> Option<Src<T>> {
+    let size = (arms.iter())
+        .flat_map(|(ns, _)| ns.iter().flat_map(|ns| ns.iter()))
+        .map(|&x| x as usize + 1)
+        .max()
+        .unwrap_or(0);
+    if size > MAX_TABLE || arms.len() >= usize::from(u16::MAX) {
+        return None;
+    }
+    let any = arms.iter().position(|(ns, _)| ns.is_none());
+    let mut table = vec![u16::MAX; size];
+    for (i, (ns, _)) in arms.iter().enumerate() {
+        for &x in ns.iter().flat_map(|ns| ns.iter()) {
+            if table[x as usize] == u16::MAX {
+                table[x as usize] = i as u16;
+            }
+        }
+    }
+    let table: Box<[u16]> = table.into();
+    let values: Arc<[Src<T>]> = arms.into_iter().map(|(_, v)| v).collect();
+    Some(Src::Fn(Arc::new(move |m, base| {
         let Name(v) = s.get(m, base)?;
-        let (_, value) = arms
-            .iter()
-            .find(|(names, _)| names.as_ref().is_none_or(|ns| ns.contains(&v)))?;
-        value.get(m, base)
-    }))
+        let i = match table.get(v as usize) {
+            Some(&i) if i != u16::MAX => usize::from(i),
+            _ => any?,
+        };
+        values[i].get(m, base)
+    })))
 }
 
 /// The arms' values as closures of one kind, with the names each holds.
@@ -35,7 +61,7 @@ macro_rules! arms_of {
             let Direct::$kind(v) = v else { return None };
             arms.push((ns, v));
         }
-        Direct::$kind(first_fit($s, arms))
+        Direct::$kind(first_fit($s, arms)?)
     }};
 }
 
