@@ -1,13 +1,18 @@
 //! Figures with a `where` test (`[figures] NAME = { event, where }`): they count exactly
 //! the events of the log that pass the test, a test that cannot be worked out from the
-//! event alone is a located error, and `Ruleset::adopt_figures` counts a house rule's
-//! figure under the ruleset it extends as the house rule does.
+//! event alone is a located error, `Ruleset::adopt_figures` counts a house rule's figure
+//! under the ruleset it extends as the house rule does, and a match counts the same
+//! events and figures with its log off (where the fields of most events are never worked
+//! out) as with it on.
 
 use std::path::Path;
 
 use fuba_engine::log::EventKind;
 use fuba_engine::ruleset::{Ruleset, load_str};
-use fuba_tests::{Agents, original_text, seeded_match};
+use fuba_engine::value::{Move, Value};
+use fuba_tests::{
+    Agents, assert_same_counters, edition, every_2024_option, original_text, seeded_match,
+};
 
 /// Figures added to the original edition for these tests: each `where` form.
 const FIGURES: &str = r#"
@@ -184,4 +189,87 @@ fn a_figure_that_does_not_check_under_the_other_ruleset_is_an_error_naming_both(
         .adopt_figures(&house)
         .expect_err("`from` is not a field");
     insta::assert_snapshot!(e.message);
+}
+
+/// Plays seed `seed` with the log on or off: the outcome and the counters.
+fn played(
+    rs: &Ruleset,
+    seed: u64,
+    agents: Agents,
+    log: bool,
+) -> (String, fuba_engine::vm::Counters) {
+    let g = seeded_match(rs, seed, agents);
+    let mut g = if log { g.with_log() } else { g };
+    let outcome = g.play().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    (format!("{outcome:?}"), g.m.counters.clone())
+}
+
+#[test]
+fn events_and_figures_count_the_same_with_the_log_off() {
+    let with_figures = load(&original_with(FIGURES));
+    let rulesets = [
+        with_figures,
+        edition("2015"),
+        edition("2024"),
+        every_2024_option(),
+    ];
+    for rs in &rulesets {
+        // Most events' fields are never worked out while the match does not log; those
+        // that a figure tests or breaks down are.
+        let emits = &rs.program().emits;
+        let quiet = emits.iter().filter(|e| e.quiet.is_some()).count();
+        assert!(
+            quiet * 2 > emits.len(),
+            "{}: {quiet} of {} events quiet",
+            rs.name,
+            emits.len()
+        );
+        for (seed, agents) in [
+            (1, Agents::Random),
+            (2, Agents::Heuristic),
+            (3, Agents::Random),
+        ] {
+            let (on, counted_on) = played(rs, seed, agents, true);
+            let (off, counted_off) = played(rs, seed, agents, false);
+            let what = format!("{} seed {seed}", rs.name);
+            assert_eq!(on, off, "{what}: the outcome differs");
+            assert_same_counters(&what, &counted_on, &counted_off, true);
+            assert!(
+                counted_off.emits.iter().sum::<u32>() > 50,
+                "{what}: few events"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unlogged_event_whose_move_field_is_none_fails_as_a_logged_one() {
+    let text = original_text().replace(
+        "[figures]\n",
+        "[procedures.probe]\nparams = \"t: team, m: move\"\ndo = 'emit \"probe\" { team: t, from: m.from, keeper: m.keeper }'\n\n[figures]\n",
+    );
+    let rs = load(&text);
+    let probe = (rs.procs.iter().position(|p| p.name == "probe")).expect("the probe") as u16;
+    let site = (rs.program().emits.iter())
+        .find(|e| rs.symbol(e.kind) == "probe")
+        .expect("the probe's event");
+    assert!(site.quiet.is_some(), "the probe's event is quiet");
+    let call = |m: Value, log: bool| {
+        let mut x = fuba_engine::vm::Match::new(&rs, 1);
+        if log {
+            x.log = Some(Vec::new());
+        }
+        x.call(probe, vec![Value::Team(0), m])
+            .map_err(|e| e.message)
+    };
+    let mv = Value::Move(Move {
+        from: 3,
+        to: 4,
+        keeper: false,
+    });
+    for log in [false, true] {
+        assert_eq!(call(mv.clone(), log), Ok(Value::None), "log {log}");
+        let err = call(Value::None, log).expect_err("a move's part of none fails");
+        assert!(err.starts_with("expected a move"), "log {log}: {err}");
+    }
 }

@@ -126,6 +126,10 @@ pub enum Ins {
     TrigDone(u16, u16),
     /// Pop the fields of an event ([`Program::emits`]) and log it.
     Emit(u32),
+    /// Before the fields of an event that no figure reads them for and that cannot fail
+    /// ([`EmitSite::quiet`]): while the match does not log, the event is only counted and
+    /// the code goes on at the target (after its `Emit`), its fields not worked out.
+    EmitQuiet(u32, u32),
     /// Return the top of the stack from the frame.
     Ret,
     /// Superinstruction: push two locals (skips one).
@@ -346,6 +350,16 @@ pub struct EmitSite {
     pub kind: Sym,
     /// Field names, in the order their values were pushed.
     pub fields: Box<[Sym]>,
+    /// The figures with a test counting events of its kind (`Ruleset::figures`), by index.
+    pub tests: Box<[u16]>,
+    /// The breakdowns of its kind (`Ruleset::breakdowns`), by index, with the position of
+    /// their field among `fields`.
+    pub breakdowns: Box<[(u16, u16)]>,
+    /// Whether its fields may go unworked while the match does not log
+    /// ([`Ins::EmitQuiet`]): no figure tests or breaks them down, and each is a local, a
+    /// constant, a role, or a part of a move in a local — the frame slots of those locals,
+    /// which must hold moves (else the fields are worked out, and fail as they do).
+    pub quiet: Option<Box<[u16]>>,
 }
 
 /// The procedures with effects inlined around an instruction (`vm/inline.rs`). An inlined

@@ -511,7 +511,8 @@ impl Match<'_> {
                 | Ins::TrigFired(..)
                 | Ins::TrigDone(..)
                 | Ins::MovesLoop(..)
-                | Ins::Emit(..) => match self.rare(ins, at, pc, base)? {
+                | Ins::Emit(..)
+                | Ins::EmitQuiet(..) => match self.rare(ins, at, pc, base)? {
                     Next::Go => {}
                     Next::Jump(t) => pc = t,
                     Next::Suspend => return Ok(Exit::Suspended),

@@ -318,6 +318,20 @@ impl Match<'_> {
                 self.pc = pc;
                 self.emit_site(site, at)?;
             }
+            Ins::EmitQuiet(site, skip) if !self.logging() => {
+                let e = &prog.emits[site as usize];
+                let moves = e.quiet.as_deref().unwrap_or_default();
+                let holds =
+                    |s: &u16| matches!(self.stack.get(base + *s as usize), Some(Value::Move(_)));
+                if moves.iter().all(holds) {
+                    if self.counting
+                        && let Some(c) = self.counters.emits.get_mut(e.kind as usize)
+                    {
+                        *c += 1;
+                    }
+                    return Ok(Next::Jump(skip));
+                }
+            }
             _ => {}
         }
         Ok(Next::Go)
@@ -472,21 +486,20 @@ impl Match<'_> {
             if let Some(c) = self.counters.emits.get_mut(e.kind as usize) {
                 *c += 1;
             }
-            for (i, f) in rs.figures.iter().enumerate() {
-                if let Some(t) = &f.test {
-                    if f.kinds[0] == e.kind && self.figure_test(t, &e.fields, from) {
-                        self.counters.tested[i] += 1;
-                    }
+            for &i in e.tests.iter() {
+                let i = usize::from(i);
+                if let Some(t) = &rs.figures[i].test
+                    && self.figure_test(t, &e.fields, from)
+                {
+                    self.counters.tested[i] += 1;
                 }
             }
-            for (i, b) in rs.breakdowns.iter().enumerate() {
-                let Some(at) = e.fields.iter().position(|f| *f == b.field) else {
-                    continue;
-                };
-                if b.kind != e.kind
-                    || b.test
-                        .as_ref()
-                        .is_some_and(|t| !self.figure_test(t, &e.fields, from))
+            for &(i, at) in e.breakdowns.iter() {
+                let (i, at) = (usize::from(i), usize::from(at));
+                let b = &rs.breakdowns[i];
+                if b.test
+                    .as_ref()
+                    .is_some_and(|t| !self.figure_test(t, &e.fields, from))
                 {
                     continue;
                 }

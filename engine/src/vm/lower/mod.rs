@@ -16,6 +16,7 @@ use super::quiet::Quiet;
 use crate::ir::*;
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
+use emits::emit_site;
 use marks::Place;
 use walk::plain;
 
@@ -184,6 +185,7 @@ mod direct;
 mod direct_hook;
 mod direct_match;
 mod direct_ops;
+mod emits;
 mod expr;
 mod flow;
 mod fused;
@@ -536,15 +538,21 @@ impl<'r> Lower<'r> {
                 }
             }
             Stmt::Emit(kind, fields) => {
+                let site = self.p.emits.len() as u32;
+                let mut e = emit_site(self.rs, *kind, fields);
+                e.quiet = self.quiet_fields(&e, fields);
+                let quiet = e
+                    .quiet
+                    .is_some()
+                    .then(|| self.emit(Ins::EmitQuiet(site, 0)));
                 for (_, n) in fields.iter() {
                     self.expr(n);
                 }
-                let site = self.p.emits.len() as u32;
-                self.p.emits.push(EmitSite {
-                    kind: *kind,
-                    fields: fields.iter().map(|(f, _)| *f).collect(),
-                });
+                self.p.emits.push(e);
                 self.emit(Ins::Emit(site));
+                if let Some(at) = quiet {
+                    self.p.code[at] = Ins::EmitQuiet(site, self.here());
+                }
             }
             Stmt::Expr(n) => self.effect(n),
         }
