@@ -87,13 +87,21 @@ fn main() {
     let mut by_rule: HashMap<String, u64> = HashMap::new();
     let mut by_kind: HashMap<String, u64> = HashMap::new();
     let mut by_line: HashMap<String, u64> = HashMap::new();
+    let mut by_prim: HashMap<String, u64> = HashMap::new();
     for (pc, &h) in hits.iter().enumerate().filter(|(_, h)| **h > 0) {
         let (rule, line) = place(pc);
         *by_line.entry(format!("{rule}:{line}")).or_default() += h;
         *by_rule.entry(rule).or_default() += h;
         let kind = format!("{:?}", prog.code[pc]);
-        let kind = kind.split('(').next().unwrap_or_default().to_string();
-        *by_kind.entry(kind).or_default() += h;
+        let name = kind.split('(').next().unwrap_or_default().to_string();
+        // The primitive an instruction calls: the first name among its operands.
+        if name.contains("Prim") {
+            let args = kind.split(['(', ')', ',', ' ']).skip(1);
+            if let Some(p) = args.into_iter().find(|a| a.starts_with(char::is_uppercase)) {
+                *by_prim.entry(p.to_string()).or_default() += h;
+            }
+        }
+        *by_kind.entry(name).or_default() += h;
     }
     let mut machine_calls: HashMap<String, u64> = HashMap::new();
     for (pc, &h) in hits.iter().enumerate().filter(|(_, h)| **h > 0) {
@@ -151,6 +159,7 @@ fn main() {
         machine_calls,
     );
     show("by instruction kind", by_kind);
+    show("primitives called by the stack code", by_prim);
     show("by source line", by_line);
     let gave: HashMap<String, u64> = gave_up
         .iter()

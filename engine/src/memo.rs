@@ -233,6 +233,14 @@ impl Memo {
         }
     }
 
+    /// [`Memo::note_call`] of each procedure, in order.
+    #[inline]
+    pub fn note_calls(&mut self, procs: &[u16]) {
+        if self.computing > 0 {
+            self.trace.extend_from_slice(procs);
+        }
+    }
+
     /// Starts computing `proc` for `args` (after a [`Memo::lookup`] that missed).
     #[inline]
     pub fn begin(&mut self, proc: u16, args: &[Value]) -> Pending {

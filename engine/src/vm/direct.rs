@@ -265,13 +265,14 @@ impl Match<'_> {
     }
 
     fn count_direct_calls(&mut self) {
-        for i in 0..self.direct_calls.len() {
-            let p = self.direct_calls[i];
-            if self.counting {
-                self.counters.procs[p as usize] += 1;
+        if self.counting {
+            for &p in self.direct_calls.iter() {
+                if let Some(c) = self.counters.procs.get_mut(usize::from(p)) {
+                    *c += 1;
+                }
             }
-            self.memo.note_call(p);
         }
+        self.memo.note_calls(&self.direct_calls);
         self.direct_calls.clear();
     }
 
