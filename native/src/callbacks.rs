@@ -1,6 +1,7 @@
 //! The callbacks machine code makes into its [`Host`], and the state of one call.
 
 use std::ffi::c_void;
+use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::Host;
@@ -19,6 +20,13 @@ pub(crate) struct Ctx {
     pub(crate) limit: u64,
     /// The state bytes [`crate::Op::CountIn`] reads (as many as the program needs).
     pub(crate) state: *const u8,
+    /// How many of `calls` hold counted calls not yet told to the host.
+    pub(crate) ncalls: u64,
+    /// Calls counted by [`crate::Op::Count`], kept here by the machine code itself and
+    /// told to [`Host::count`] in order, before the next [`Host::call`] (or count past
+    /// [`CALLS_CAP`]) and when the run ends ([`Ctx::flush`]).
+    /// (Left unwritten when a call starts: only the first `ncalls` are read.)
+    pub(crate) calls: MaybeUninit<[u32; CALLS_CAP as usize]>,
 }
 
 impl Ctx {
@@ -30,7 +38,42 @@ impl Ctx {
             ops,
             limit,
             state: state.as_ptr(),
+            ncalls: 0,
+            calls: MaybeUninit::uninit(),
         }
+    }
+
+    /// Tells the host the calls counted and not yet told ([`Ctx::calls`]), in order; a
+    /// panic in the host makes the run give up.
+    #[inline]
+    pub(crate) fn flush(&mut self) {
+        if self.ncalls != 0 {
+            flush(self);
+        }
+    }
+}
+
+/// [`Ctx::flush`] through the pointer the code holds.
+fn flush(ctx: *mut Ctx) {
+    // SAFETY: `ctx` is the live context of the running call (as `host`); the code wrote
+    // the first `ncalls` words of the buffer (at most `CALLS_CAP`) before it counted them.
+    let (n, calls) = unsafe {
+        (
+            ((*ctx).ncalls as usize).min(CALLS_CAP as usize),
+            (*ctx).calls,
+        )
+    };
+    if n == 0 {
+        return;
+    }
+    let calls: &[u32] = unsafe { std::slice::from_raw_parts(calls.as_ptr().cast::<u32>(), n) };
+    // SAFETY: as above.
+    unsafe { (*ctx).ncalls = 0 };
+    let h = unsafe { host(ctx) };
+    let told = catch_unwind(AssertUnwindSafe(|| h.counts(calls)));
+    if told.is_err() {
+        // SAFETY: as above.
+        unsafe { (*ctx).fail = 1 };
     }
 }
 
@@ -38,6 +81,20 @@ pub(crate) const FAIL: i32 = 8;
 pub(crate) const OPS: i32 = 16;
 pub(crate) const LIMIT: i32 = 24;
 pub(crate) const STATE: i32 = 32;
+pub(crate) const NCALLS: i32 = 40;
+pub(crate) const CALLS: i32 = 48;
+/// The most counted calls the code keeps before telling the host.
+pub(crate) const CALLS_CAP: u64 = 32;
+
+const _: () = {
+    use std::mem::offset_of;
+    assert!(offset_of!(Ctx, fail) == FAIL as usize);
+    assert!(offset_of!(Ctx, ops) == OPS as usize);
+    assert!(offset_of!(Ctx, limit) == LIMIT as usize);
+    assert!(offset_of!(Ctx, state) == STATE as usize);
+    assert!(offset_of!(Ctx, ncalls) == NCALLS as usize);
+    assert!(offset_of!(Ctx, calls) == CALLS as usize);
+};
 
 /// The host behind a context.
 ///
@@ -101,7 +158,12 @@ pub(crate) extern "C" fn cb_count(
     _: u64,
     _: u64,
 ) -> u64 {
+    // The calls kept are told first (the code calls back when it has no room left).
+    flush(ctx);
     // SAFETY: as `cb_prim`.
+    if unsafe { (*ctx).fail } != 0 {
+        return 0;
+    }
     let h = unsafe { host(ctx) };
     answer(
         ctx,
@@ -138,8 +200,13 @@ pub(crate) extern "C" fn cb_call(
     d: u64,
     e: u64,
 ) -> u64 {
+    // The calls counted before it are told first, as the code counted them.
+    flush(ctx);
     // SAFETY: as `cb_prim`; `ops` is read and written through the pointer the code
     // itself reads it by (it keeps no copy across a callback).
+    if unsafe { (*ctx).fail } != 0 {
+        return 0;
+    }
     let h = unsafe { host(ctx) };
     let mut ops = unsafe { (*ctx).ops };
     let r = catch_unwind(AssertUnwindSafe(|| {

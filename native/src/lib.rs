@@ -156,8 +156,17 @@ pub trait Host {
     fn prim(&mut self, p: u32, args: [u64; 5]) -> Option<u64>;
     /// A state variable, of a team where it has one.
     fn var(&mut self, v: u32, team: u64) -> Option<u64>;
-    /// A call counted.
+    /// A call counted. The machine code keeps the calls it counts and tells them in
+    /// order, but later: before its next [`Host::call`] and when the run ends (given up
+    /// or not), never after the run returns. A panic here makes the run give up.
     fn count(&mut self, p: u32);
+    /// [`Host::count`] of each call, in order (one callback for the calls the machine
+    /// code kept).
+    fn counts(&mut self, ps: &[u32]) {
+        for &p in ps {
+            self.count(p);
+        }
+    }
     /// Moves found: into gathering set `acc`, for the team, from an area to a set.
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()>;
     /// A unit of the host's own code run to its end with up to five operands: its value,
@@ -374,6 +383,7 @@ impl Code {
         let mut h: &mut dyn Host = host;
         let mut ctx = Ctx::new(&mut h, *ops, limit, state);
         let w = run(&mut ctx, inputs.as_ptr());
+        ctx.flush();
         *ops = ctx.ops;
         (ctx.fail == 0).then_some(w)
     }
@@ -415,6 +425,9 @@ impl Code {
                 n as u64,
                 out.as_mut_ptr(),
             );
+            // (A rows function's runs count no calls of their own after a run that gave
+            // up: it stops there.)
+            ctx.flush();
             *ops = ctx.ops;
             return (done as usize).min(n);
         }
@@ -432,6 +445,7 @@ impl Code {
         let once = |ctx: &mut Ctx, inputs: &[u64], o: &mut u64| {
             let before = ctx.ops;
             let w = run(ctx, inputs.as_ptr());
+            ctx.flush();
             if ctx.fail != 0 {
                 ctx.ops = before;
                 return false;

@@ -9,7 +9,8 @@ use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use crate::callbacks::{
-    Callback, FAIL, LIMIT, OPS, STATE, cb_call, cb_count, cb_moves, cb_prim, cb_var,
+    CALLS, CALLS_CAP, Callback, FAIL, LIMIT, NCALLS, OPS, STATE, cb_call, cb_count, cb_moves,
+    cb_prim, cb_var,
 };
 use crate::{BinOp, Error, Op};
 
@@ -308,9 +309,36 @@ pub(crate) fn translate<'a>(
                 b.ins().brif(any, on, &[], blocks[&(*t as usize)], &[]);
                 open = false;
             }
-            Op::Count(p) => {
+            // A rows function calls back for each (its runs end inside the code, where
+            // nothing tells the host what a run kept).
+            Op::Count(p) if rows.is_some() => {
                 let p = k(&mut b, u64::from(*p));
                 call(&mut b, cb_count, [p, zero, zero, zero, zero, zero]);
+            }
+            Op::Count(p) => {
+                // Kept in the context while there is room (told to the host later, in
+                // order: `Ctx::calls`), else called back for.
+                let n = b.ins().load(I64, flags, ctx, NCALLS);
+                let full =
+                    b.ins()
+                        .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, n, CALLS_CAP as i64);
+                let (keep, back, done) = (b.create_block(), b.create_block(), b.create_block());
+                b.ins().brif(full, back, &[], keep, &[]);
+                b.switch_to_block(keep);
+                let at = b.ins().ishl_imm_u(n, 2);
+                let at = b.ins().iadd(ctx, at);
+                let word = b
+                    .ins()
+                    .iconst(cranelift_codegen::ir::types::I32, i64::from(*p));
+                b.ins().store(flags, word, at, CALLS);
+                let n = b.ins().iadd_imm_s(n, 1);
+                b.ins().store(flags, n, ctx, NCALLS);
+                b.ins().jump(done, &[]);
+                b.switch_to_block(back);
+                let p = k(&mut b, u64::from(*p));
+                call(&mut b, cb_count, [p, zero, zero, zero, zero, zero]);
+                b.ins().jump(done, &[]);
+                b.switch_to_block(done);
             }
             Op::Call(a, f, xs) => {
                 let f = k(&mut b, u64::from(*f));

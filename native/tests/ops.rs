@@ -238,15 +238,16 @@ fn callbacks_in_order_and_refusals() {
     ];
     let (v, _, calls) = outcome(&prog, &[77], 0, 0);
     assert!(v.is_some());
+    // The counted call is kept by the code and told when the run ends.
     assert!(matches!(
         calls[..],
         [
             Asked::Var(3, 1),
             Asked::Var(3, 0),
             Asked::Prim(2, [77, 1, _, _, 77]),
-            Asked::Count(11),
             Asked::Moves(5, 1, 77, _),
             Asked::Prim(0, _),
+            Asked::Count(11),
         ]
     ));
     // Each refusal gives up at once: nothing after it is called.
@@ -359,3 +360,38 @@ fn add_after_a_refused_table() {
 }
 
 // Random programs.
+
+/// Counted calls are kept by the code and told in order: before a unit's call, when there
+/// is no more room for them (a call past the room is told at once), and when the run
+/// ends, given up or not.
+#[test]
+fn counted_calls_are_told_in_order_before_a_call_and_at_the_end() {
+    use Op::*;
+    let mut prog: Vec<Op> = (0..40).map(Count).collect();
+    prog.extend([
+        Const(1, 5),
+        Call(2, 0, [1, 1, 1, 1, 1]),
+        Count(99),
+        Count(98),
+        Ret(2),
+    ]);
+    let (v, _, calls) = outcome(&prog, &[], 0, 100);
+    assert!(v.is_some());
+    let counts: Vec<u32> = (calls.iter())
+        .filter_map(|c| match c {
+            Asked::Count(p) => Some(*p),
+            _ => None,
+        })
+        .collect();
+    let mut want: Vec<u32> = (0..40).collect();
+    want.extend([99, 98]);
+    assert_eq!(counts, want);
+    // All 40 before the call, the last two after it.
+    let unit = calls.iter().position(|c| matches!(c, Asked::Unit(..)));
+    assert_eq!(unit, Some(40));
+    // A run that gives up still tells what it counted.
+    let gives_up = [Count(3), Count(4), GiveUp];
+    let (v, _, calls) = outcome(&gives_up, &[], 0, 100);
+    assert_eq!(v, None);
+    assert!(matches!(calls[..], [Asked::Count(3), Asked::Count(4)]));
+}

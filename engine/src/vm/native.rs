@@ -390,6 +390,10 @@ impl Host for MatchHost<'_, '_> {
         self.m.direct_calls.push(p as u16);
     }
 
+    fn counts(&mut self, ps: &[u32]) {
+        self.m.direct_calls.extend(ps.iter().map(|&p| p as u16));
+    }
+
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
         let f = (acc, team as u8, from as u8, AreaSet(dests as u32));
         push_found(self.found.as_deref_mut()?, f)

@@ -137,6 +137,39 @@ pub fn eval(
     ops: &mut u64,
     limit: u64,
 ) -> Option<u64> {
+    let mut kept = Vec::new();
+    let w = eval_keeping(prog, tabs, host, inputs, ops, limit, &mut kept);
+    // The calls counted and kept are told when the run ends, given up or not.
+    let told = tell(host, &mut kept);
+    w.filter(|_| told.is_some())
+}
+
+/// The most counted calls the machine code keeps before telling the host.
+const KEPT: usize = 32;
+
+/// Tells the host the counted calls kept, in order (`None`: it panicked).
+fn tell(host: &mut dyn Host, kept: &mut Vec<u32>) -> Option<()> {
+    let calls = std::mem::take(kept);
+    guard(|| {
+        for p in calls {
+            host.count(p);
+        }
+        Some(())
+    })
+}
+
+/// [`eval`], the counted calls kept in `kept` as the machine code keeps them (told
+/// before a unit's call, and when there is no room, before the next one).
+#[allow(clippy::too_many_arguments)]
+fn eval_keeping(
+    prog: &[Op],
+    tabs: &[Table],
+    host: &mut dyn Host,
+    inputs: &[u64],
+    ops: &mut u64,
+    limit: u64,
+    kept: &mut Vec<u32>,
+) -> Option<u64> {
     let mut r = [0u64; 256];
     let mut pc = 0;
     for _ in 0..1_000_000 {
@@ -159,6 +192,7 @@ pub fn eval(
             Op::ToSet(a, x) => Some((a, 1 << (r[x as usize] & 31))),
             Op::Prim(a, p, xs) => Some((a, guard(|| host.prim(p, xs.map(|x| r[x as usize])))?)),
             Op::Call(a, f, xs) => {
+                tell(host, kept)?;
                 let args = xs.map(|x| r[x as usize]);
                 let mut n = *ops;
                 let w = guard(|| host.call(f, args, &mut n));
@@ -193,7 +227,12 @@ pub fn eval(
                 let i = (r[x as usize] & 31) * 32 + (r[y as usize] & 31);
                 Some((a, u64::from(grid()[i as usize])))
             }
+            Op::Count(p) if kept.len() < KEPT => {
+                kept.push(p);
+                None
+            }
             Op::Count(p) => {
+                tell(host, kept)?;
                 guard(|| {
                     host.count(p);
                     Some(())
