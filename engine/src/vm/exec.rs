@@ -99,7 +99,7 @@ impl Match<'_> {
                 }
                 Ins::Store(s) => {
                     let v = self.pop();
-                    self.stack[base + s as usize] = v;
+                    self.store(base + s as usize, v);
                 }
                 Ins::Var(scope, i) => {
                     let v = self.var(scope, i, 0).clone();
@@ -308,7 +308,7 @@ impl Match<'_> {
                 }
                 Ins::StoreLocal(a, b) => {
                     let v = self.pop();
-                    self.stack[base + a as usize] = v;
+                    self.store(base + a as usize, v);
                     let v = self.stack[base + b as usize].clone();
                     self.stack.push(v);
                     pc += 1;
@@ -522,6 +522,16 @@ impl Match<'_> {
                     }
                 },
             }
+        }
+    }
+
+    /// Writes a local; a move set it held that no one else holds becomes the spare
+    /// ([`Match::recycle`]): a loop that builds a set each round reuses the last one's.
+    #[inline(always)]
+    fn store(&mut self, i: usize, v: Value) {
+        let old = std::mem::replace(&mut self.stack[i], v);
+        if let Value::Moves(_) = old {
+            self.recycle(old);
         }
     }
 

@@ -97,6 +97,7 @@ impl Match<'_> {
         if let Some(s) = d.skip {
             self.opts.push(Opt::Skip(s));
         }
+        self.recycle(coll);
         self.offer(site, team, at)
     }
 
