@@ -1,4 +1,4 @@
-//! Where the rules machine's instructions go, by rule, by instruction kind and by source
+//! Where the rules machine's instructions go, by rule, by instruction kind, by primitive and by source
 //! line: plays N seeded matches of a ruleset file with random agents (`FUBA_HEURISTIC=1`:
 //! heuristic ones; `FUBA_OPTIONS="condition=on,skills=6"`: match options; `FUBA_LIST=RULE`:
 //! also that rule's code, instruction by instruction, with how often each ran) and prints
