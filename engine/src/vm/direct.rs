@@ -337,25 +337,22 @@ impl Match<'_> {
         ) else {
             return 0;
         };
-        let Some(offer) = self.scored_offer(base, *slot, out.len()) else {
+        // A decision without arms offers no arm: its offer ends with its options.
+        let Some(offer) = self.scored_offer_to(base, *slot, out.len(), self.opts.len()) else {
             return 0;
         };
         let mut pending = std::mem::take(&mut self.kept.pending);
         let end = offer.end;
         out.extend(std::iter::repeat_n(0, end));
-        // The options to score: all but a skip, which `choose ... from` offers last.
+        // The options to score: all but the skip, which `choose ... from` offers last and
+        // only there (`vm/offer.rs`).
         let opts = &self.opts[..end];
         let plain = match opts.last() {
             Some(Opt::Skip(_)) => end - 1,
             _ => end,
         };
         pending.clear();
-        if opts[..plain].iter().any(|o| matches!(o, Opt::Skip(_))) {
-            let scored = |&(_, o): &(usize, &Opt)| !matches!(o, Opt::Skip(_));
-            pending.extend((opts.iter().enumerate().filter(scored)).map(|(i, _)| i as u32));
-        } else {
-            pending.extend(0..plain as u32);
-        }
+        pending.extend(0..plain as u32);
         let done = self.score_offer(site, (src, *e), &offer, &pending, out);
         self.kept.pending = pending;
         done
@@ -365,14 +362,20 @@ impl Match<'_> {
     /// its scores to start at `start` in the scores' list (`None`: the local is past the
     /// stack).
     pub(crate) fn scored_offer(&self, base: usize, slot: u16, start: usize) -> Option<Offer> {
+        let end = (self.opts.iter())
+            .position(|o| matches!(o, Opt::Arm(..)))
+            .unwrap_or(self.opts.len());
+        self.scored_offer_to(base, slot, start, end)
+    }
+
+    /// [`Match::scored_offer`] whose options end at `end` (the first arm), known.
+    fn scored_offer_to(&self, base: usize, slot: u16, start: usize, end: usize) -> Option<Offer> {
         let at = base + slot as usize;
-        (at < self.stack.len()).then(|| Offer {
+        (at < self.stack.len()).then_some(Offer {
             base,
             slot,
             at,
-            end: (self.opts.iter())
-                .position(|o| matches!(o, Opt::Arm(..)))
-                .unwrap_or(self.opts.len()),
+            end,
             start,
         })
     }
