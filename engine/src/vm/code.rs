@@ -351,10 +351,10 @@ pub struct EmitSite {
     /// Field names, in the order their values were pushed.
     pub fields: Box<[Sym]>,
     /// The figures with a test counting events of its kind (`Ruleset::figures`), by index.
-    pub tests: Box<[u16]>,
+    pub tests: Box<[u32]>,
     /// The breakdowns of its kind (`Ruleset::breakdowns`), by index, with the position of
     /// their field among `fields`.
-    pub breakdowns: Box<[(u16, u16)]>,
+    pub breakdowns: Box<[(u32, u32)]>,
     /// Whether its fields may go unworked while the match does not log
     /// ([`Ins::EmitQuiet`]): no figure tests or breaks them down, and each is a local, a
     /// constant, a role, or a part of a move in a local — the frame slots of those locals,

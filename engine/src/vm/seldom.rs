@@ -487,7 +487,7 @@ impl Match<'_> {
                 *c += 1;
             }
             for &i in e.tests.iter() {
-                let i = usize::from(i);
+                let i = i as usize;
                 if let Some(t) = &rs.figures[i].test
                     && self.figure_test(t, &e.fields, from)
                 {
@@ -495,7 +495,7 @@ impl Match<'_> {
                 }
             }
             for &(i, at) in e.breakdowns.iter() {
-                let (i, at) = (usize::from(i), usize::from(at));
+                let (i, at) = (i as usize, at as usize);
                 let b = &rs.breakdowns[i];
                 if b.test
                     .as_ref()

@@ -15,13 +15,13 @@ pub(super) fn emit_site(rs: &Ruleset, kind: Sym, fields: &[(Sym, Node)]) -> Emit
     let names: Box<[Sym]> = fields.iter().map(|(f, _)| *f).collect();
     let tests = (rs.figures.iter().enumerate())
         .filter(|(_, f)| f.test.is_some() && f.kinds.first() == Some(&kind))
-        .map(|(i, _)| i as u16)
+        .map(|(i, _)| i as u32)
         .collect();
     let breakdowns = (rs.breakdowns.iter().enumerate())
         .filter(|(_, b)| b.kind == kind)
         .filter_map(|(i, b)| {
             let at = names.iter().position(|f| *f == b.field)?;
-            Some((i as u16, at as u16))
+            Some((i as u32, at as u32))
         })
         .collect();
     EmitSite {
