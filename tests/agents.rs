@@ -529,3 +529,64 @@ fn heuristic_declines_clinical_finisher_without_attack_points_2024() {
         "no goal without the skill"
     );
 }
+
+/// Answers the first `good` decisions with the first option, then `answer` (an index
+/// out of range, or an error); asks for scores and prompts or not.
+struct Fails {
+    good: usize,
+    answer: Result<usize, String>,
+    asks: bool,
+}
+
+impl Agent for Fails {
+    fn choose(&mut self, _: &View<'_>, _: &Decision<'_>) -> Result<usize, String> {
+        if self.good == 0 {
+            return self.answer.clone();
+        }
+        self.good -= 1;
+        Ok(0)
+    }
+    fn name(&self) -> String {
+        "fails".into()
+    }
+    fn wants_hints(&self) -> bool {
+        self.asks
+    }
+    fn wants_prompt(&self) -> bool {
+        self.asks
+    }
+}
+
+/// An agent that answers with an error or an option that is not there stops the match
+/// at that decision, with the same error whether it is given only the options (the
+/// batch's path) or their scores and prompt too.
+#[test]
+fn a_failing_answer_stops_the_match_the_same_whatever_the_agent_asks_for() {
+    for name in ["original", "2024"] {
+        let rs = edition(name);
+        for answer in [Err("no idea".to_string()), Ok(999)] {
+            let run = |asks: bool| {
+                let agent = |good| {
+                    Box::new(Fails {
+                        good,
+                        answer: answer.clone(),
+                        asks,
+                    })
+                };
+                let mut g = Game::new(&rs, 3, Box::new(SeededDice::new(3)), agent(7), agent(40));
+                g.play().expect_err("the agent fails")
+            };
+            let (plain, asking) = (run(false), run(true));
+            assert_eq!(plain.to_string(), asking.to_string(), "{name}, {answer:?}");
+            let want = match &answer {
+                Err(msg) => msg.clone(),
+                Ok(i) => format!("agent picked option {i} of"),
+            };
+            assert!(plain.message.contains(&want), "{name}: {}", plain.message);
+            assert!(
+                !plain.rule.is_empty() && !plain.place.is_empty(),
+                "{plain:?}"
+            );
+        }
+    }
+}
