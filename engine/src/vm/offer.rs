@@ -13,7 +13,8 @@ use crate::value::{Move, MoveSet, Team, Value};
 /// moves, and the chained iterator cost more (so did reserving the room first: counting
 /// the moves walks the set once more; and counting each start area's moves to write them
 /// without a capacity check each: the build has no `popcnt`). The start areas with moves
-/// are found first as a mask of the rows (most rows are empty).
+/// are found first as a mask of the rows (most rows are empty), unless a dozen start areas
+/// or fewer are given: those are walked as they are.
 ///
 /// Only the goalkeeper's part `keeper` and the field moves starting in `starts` are
 /// taken (`choose ... from unmoved_moves(set, team)` offers them without the set made).
@@ -33,11 +34,16 @@ fn moves_into(
         }
     }
     const _: () = assert!(MAX_AREAS <= 32);
-    let mut rows = 0u32;
-    for (i, to) in m.field.iter().enumerate() {
-        rows |= u32::from(to.0 != 0) << i;
+    // A few start areas (a team's pieces not yet moved) are walked as they are; the whole
+    // set's rows are first narrowed to those with moves.
+    let mut rows = starts.0;
+    if rows.count_ones() > 12 {
+        rows = 0;
+        for (i, to) in m.field.iter().enumerate() {
+            rows |= u32::from(to.0 != 0) << i;
+        }
+        rows &= starts.0;
     }
-    rows &= starts.0;
     while rows != 0 {
         let from = rows.trailing_zeros() as u8;
         rows &= rows - 1;
