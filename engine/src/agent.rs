@@ -136,10 +136,12 @@ impl Agent for HeuristicAgent {
         }
         // The best score, how many options have it and the first of them, in one pass.
         let (mut best, mut ties, mut first) = (i64::MIN, 0u32, 0usize);
+        // (One test for the options below the best so far, the most of them.)
         for (i, &h) in d.hints.iter().enumerate() {
-            if h > best {
-                (best, ties, first) = (h, 1, i);
-            } else if h == best {
+            if h >= best {
+                if h > best {
+                    (best, ties, first) = (h, 0, i);
+                }
                 ties += 1;
             }
         }

@@ -9,6 +9,7 @@ use crate::log::{Event, LOG_VERSION, LogHeader};
 use crate::ruleset::Ruleset;
 use crate::search::{Played, SearchView, Worlds};
 use crate::state::{Clock, MatchState};
+use crate::vm::pilot::Pilot;
 use crate::vm::{ErrorKind, Match, RunError, Status};
 
 /// How a match ended.
@@ -199,6 +200,49 @@ impl<'a> Game<'a> {
                 *worlds = Some(Worlds::new());
             }
         }
+        // Agents that take only the options (and their scores) and dice are lent to the
+        // match, which asks them where it would pause, when no one watches the pauses.
+        let lend = wants.iter().all(|w| w.plain())
+            && self.worlds.iter().all(Option::is_none)
+            && self.states.is_none()
+            && self.on_event.is_none()
+            && !self.stream;
+        if lend {
+            self.lend(&wants);
+        }
+        let ran = self.run_course(observe, &wants);
+        self.take_back_lent();
+        ran
+    }
+
+    /// Lends the agents and the dice to the match ([`crate::vm::pilot`]).
+    fn lend(&mut self, wants: &[Wants; 2]) {
+        let agents = std::mem::replace(&mut self.agents, [Box::new(Lent), Box::new(Lent)]);
+        let dice = std::mem::replace(&mut self.dice, Box::new(Lent));
+        self.m.pilot = Some(Box::new(Pilot {
+            agents,
+            hints: [wants[0].hints, wants[1].hints],
+            dice,
+            scores: std::mem::take(&mut self.hints),
+        }));
+    }
+
+    /// Takes back what [`Game::lend`] lent.
+    fn take_back_lent(&mut self) {
+        if let Some(p) = self.m.pilot.take() {
+            let p = *p;
+            self.agents = p.agents;
+            self.dice = p.dice;
+            self.hints = p.scores;
+        }
+    }
+
+    /// [`Game::run`]'s course: advances the match and answers what it waits for.
+    fn run_course(
+        &mut self,
+        observe: &mut Observer<'_>,
+        wants: &[Wants; 2],
+    ) -> Result<(), RunError> {
         loop {
             let status = self.m.advance();
             self.tell();
@@ -207,7 +251,7 @@ impl<'a> Game<'a> {
                 w.follow(&self.m, status);
             }
             match status {
-                Status::Decision => self.decide(&wants)?,
+                Status::Decision => self.decide(wants)?,
                 Status::Chance => {
                     // An answer cannot be taken back past a roll.
                     self.before = [None, None];
@@ -381,5 +425,25 @@ impl<'a> Game<'a> {
             .outcome()
             .cloned()
             .ok_or_else(|| RunError::host(ErrorKind::Host, "the match did not end"))
+    }
+}
+
+/// What stands in a [`Game`]'s place for its agents and dice while they are lent to the
+/// match ([`Game::lend`]): never asked, since the game asks nothing while the match holds
+/// them.
+struct Lent;
+
+impl Agent for Lent {
+    fn choose(&mut self, _: &View<'_>, _: &Decision<'_>) -> Result<usize, String> {
+        Err("the agent is lent to the match".into())
+    }
+    fn name(&self) -> String {
+        "lent".into()
+    }
+}
+
+impl DiceSource for Lent {
+    fn roll(&mut self, _: u8, _: &str) -> Result<u8, String> {
+        Err("the dice are lent to the match".into())
     }
 }

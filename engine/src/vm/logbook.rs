@@ -99,6 +99,12 @@ impl Match<'_> {
         self.book.over.take().map(|e| *e)
     }
 
+    /// Whether a bound on the log was crossed and the match has not yet paused to report
+    /// it.
+    pub(crate) fn log_bound_pending(&self) -> bool {
+        self.book.over.is_some()
+    }
+
     /// How many events the match has recorded (the log may hold fewer: a reader can take
     /// them as they come, [`Match::take_events`]).
     pub fn recorded_events(&self) -> u64 {

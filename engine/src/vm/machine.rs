@@ -142,6 +142,9 @@ pub struct Match<'a> {
     pub(crate) runaway: bool,
     /// The team controlling the ball when the first turn began.
     pub(crate) first_owner: Option<Team>,
+    /// The agents and dice a driver lent the match while it runs it: asked inside the
+    /// machine instead of pausing ([`super::pilot`]). A copy has none.
+    pub(crate) pilot: Option<Box<super::pilot::Pilot<'a>>>,
 }
 
 impl Clone for Match<'_> {
@@ -213,6 +216,7 @@ impl Match<'_> {
             running_root: self.running_root,
             runaway: self.runaway,
             first_owner: self.first_owner,
+            pilot: None,
         }
     }
 }
@@ -274,6 +278,7 @@ impl<'a> Match<'a> {
             running_root: false,
             runaway: false,
             first_owner: None,
+            pilot: None,
         }
     }
 

@@ -11,6 +11,7 @@
 //!                           choose(i) / roll(dice) / clone()
 //! ```
 
+mod answers;
 mod binop;
 mod call_pure;
 pub mod code;
@@ -29,6 +30,7 @@ mod native;
 pub mod notes;
 pub mod observe;
 mod offer;
+pub(crate) mod pilot;
 mod prims;
 mod prims_moves;
 mod prims_pieces;

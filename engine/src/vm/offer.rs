@@ -150,7 +150,7 @@ impl Match<'_> {
             self.picked(0);
             return Ok(false);
         }
-        Ok(true)
+        self.pilot_decides(at)
     }
 
     /// Takes option `i` of the waiting decision: counts, logs, pushes its value.

@@ -222,7 +222,9 @@ impl Match<'_> {
                 }
                 self.pc = pc;
                 self.wait = Wait::Chance { site, team, at };
-                return Ok(Next::Suspend);
+                if self.pilot_rolls(at)? {
+                    return Ok(Next::Suspend);
+                }
             }
             Ins::ModStart(h) => {
                 self.stack[base + h as usize] = Value::Int(0);

@@ -1,0 +1,119 @@
+//! Answers given inside the machine: a driver whose agents take only a decision's options
+//! (and perhaps their scores) and whose dice only roll lends them to the match
+//! ([`Pilot`]), and the match asks them where it would have paused, then runs on.
+//!
+//! Nothing an agent or a die sees or does changes: the same decision, the same scores, the
+//! same view of the state, the same answer taken ([`Match::picked`], [`Match::roll`]) and
+//! the same error, at the same place, when an answer cannot be taken. What goes is the
+//! round trip through the driver at every decision and roll (the machine's loop left and
+//! entered again, the driver's steps around the answer): about 170 k host instructions an
+//! original match of some 700 decisions (`docs/performance.md`, "Answers inside the
+//! machine, twenty-second round"). A match with a pilot pauses only where a driver must
+//! act (a stage's end when asked, the end), or where a bound on the log was crossed (the
+//! pause reports it, as without a pilot).
+
+use super::machine::{Match, Wait};
+use super::{ErrorKind, Halt};
+use crate::agent::{Agent, View};
+use crate::dice::DiceSource;
+
+/// The agents and dice a driver lends to a match while it runs it
+/// ([`crate::game::Game::run`]): given back when the run ends. A copy of the match has
+/// none.
+pub(crate) struct Pilot<'a> {
+    /// Home and away agents.
+    pub(crate) agents: [Box<dyn Agent + 'a>; 2],
+    /// Whether each agent is given the options' scores.
+    pub(crate) hints: [bool; 2],
+    /// Where dice come from.
+    pub(crate) dice: Box<dyn DiceSource + 'a>,
+    /// The scores' room, reused from decision to decision.
+    pub(crate) scores: Vec<i64>,
+}
+
+impl Match<'_> {
+    /// Whether the match must pause at the decision or roll it now waits for: no pilot
+    /// answers it, or a bound on the log was crossed (the pause reports it).
+    fn must_pause(&self) -> bool {
+        self.pilot.is_none() || self.log_bound_pending()
+    }
+
+    /// The waiting decision answered by the pilot's agent (`Ok(false)`: answered, the
+    /// machine runs on), or left for the driver (`Ok(true)`).
+    pub(super) fn pilot_decides(&mut self, at: u32) -> Result<bool, Halt> {
+        if self.must_pause() {
+            return Ok(true);
+        }
+        let Some(mut p) = self.pilot.take() else {
+            return Ok(true);
+        };
+        let answered = self.pilot_answer(&mut p, at);
+        self.pilot = Some(p);
+        answered.map(|()| false)
+    }
+
+    fn pilot_answer(&mut self, p: &mut Pilot<'_>, at: u32) -> Result<(), Halt> {
+        let Wait::Decision { team, .. } = self.wait else {
+            return Ok(());
+        };
+        let hints = p.hints[team as usize % 2];
+        p.scores.clear();
+        if hints {
+            self.scores_into(&mut p.scores, at)?;
+        }
+        let Some(d) = self.decision() else {
+            return Ok(());
+        };
+        let d = crate::agent::Decision {
+            hints: if hints { &p.scores } else { &[] },
+            ..d
+        };
+        let view = View {
+            rules: self.rs,
+            state: &self.st,
+            search: None,
+        };
+        match p.agents[team as usize % 2].choose(&view, &d) {
+            Ok(i) if i < self.opts.len() => {
+                self.picked(i);
+                Ok(())
+            }
+            Ok(i) => {
+                let msg = self.bad_pick(i);
+                Err(self.error(at, msg).of_kind(ErrorKind::Input))
+            }
+            Err(msg) => Err(self.error(at, msg).of_kind(ErrorKind::Input)),
+        }
+    }
+
+    /// The waiting roll rolled by the pilot's dice (`Ok(false)`: rolled, the machine
+    /// runs on), or left for the driver (`Ok(true)`).
+    pub(super) fn pilot_rolls(&mut self, at: u32) -> Result<bool, Halt> {
+        if self.must_pause() {
+            return Ok(true);
+        }
+        let (Some(mut p), Some(c)) = (self.pilot.take(), self.chance()) else {
+            return Ok(true);
+        };
+        let label = self.rs.symbol(c.label);
+        let mut dice = [0u8; 8];
+        let mut rolled = Ok(());
+        for d in dice.iter_mut().take(c.count as usize) {
+            match p.dice.roll(c.sides, label) {
+                Ok(x) => *d = x,
+                Err(msg) => {
+                    rolled = Err(msg);
+                    break;
+                }
+            }
+        }
+        self.pilot = Some(p);
+        let dice = &dice[..c.count as usize];
+        let wrong = rolled.err().or_else(|| self.bad_roll(dice));
+        if let Some(msg) = wrong {
+            return Err(self.error(at, msg).of_kind(ErrorKind::Input));
+        }
+        self.take_roll(dice);
+        Ok(false)
+    }
+}
