@@ -47,14 +47,16 @@ impl Match<'_> {
         let Some(mut p) = self.pilot.take() else {
             return Ok(true);
         };
-        let answered = self.pilot_answer(&mut p, at);
+        let paused = self.pilot_answer(&mut p, at);
         self.pilot = Some(p);
-        answered.map(|()| false)
+        paused
     }
 
-    fn pilot_answer(&mut self, p: &mut Pilot<'_>, at: u32) -> Result<(), Halt> {
+    /// The pilot's agent asked and its answer taken (`Ok(false)`), or no decision to ask
+    /// it (`Ok(true)`: the match pauses).
+    fn pilot_answer(&mut self, p: &mut Pilot<'_>, at: u32) -> Result<bool, Halt> {
         let Wait::Decision { team, .. } = self.wait else {
-            return Ok(());
+            return Ok(true);
         };
         let hints = p.hints[team as usize % 2];
         p.scores.clear();
@@ -62,7 +64,7 @@ impl Match<'_> {
             self.scores_into(&mut p.scores, at)?;
         }
         let Some(d) = self.decision() else {
-            return Ok(());
+            return Ok(true);
         };
         let d = crate::agent::Decision {
             hints: if hints { &p.scores } else { &[] },
@@ -76,7 +78,7 @@ impl Match<'_> {
         match p.agents[team as usize % 2].choose(&view, &d) {
             Ok(i) if i < self.opts.len() => {
                 self.picked(i);
-                Ok(())
+                Ok(false)
             }
             Ok(i) => {
                 let msg = self.bad_pick(i);
@@ -92,7 +94,10 @@ impl Match<'_> {
         if self.must_pause() {
             return Ok(true);
         }
-        let (Some(mut p), Some(c)) = (self.pilot.take(), self.chance()) else {
+        let Some(c) = self.chance() else {
+            return Ok(true);
+        };
+        let Some(mut p) = self.pilot.take() else {
             return Ok(true);
         };
         let label = self.rs.symbol(c.label);
