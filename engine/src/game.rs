@@ -289,9 +289,6 @@ impl<'a> Game<'a> {
         };
         let team = d.team as usize;
         let wants = wants[team];
-        if wants.plain() && self.worlds.iter().all(Option::is_none) {
-            return self.decide_plain(team, wants.hints);
-        }
         let mut hints = std::mem::take(&mut self.hints);
         hints.clear();
         if wants.hints {
@@ -369,34 +366,6 @@ impl<'a> Game<'a> {
             });
         }
         Ok(())
-    }
-
-    /// Asks the deciding team's agent (`team`) when it is given the options and, with
-    /// `hints`, their scores, and nothing is kept or followed around its answer
-    /// ([`Wants::plain`]): the common case of a batch, without the rest of
-    /// [`Game::decide`]'s steps.
-    fn decide_plain(&mut self, team: usize, hints: bool) -> Result<(), RunError> {
-        if hints {
-            self.hints.clear();
-            self.m.hints_into(&mut self.hints)?;
-        }
-        let Some(d) = self.m.decision() else {
-            return Ok(());
-        };
-        let d = Decision {
-            hints: if hints { &self.hints } else { &[] },
-            ..d
-        };
-        let view = View {
-            rules: self.m.rs,
-            state: &self.m.st,
-            search: None,
-        };
-        let picked = self.agents[team].choose(&view, &d);
-        match picked {
-            Ok(i) => self.m.choose(i),
-            Err(msg) => Err(self.m.fail(msg)),
-        }
     }
 
     /// Runs one procedure with arguments from the position as set, the agents and dice

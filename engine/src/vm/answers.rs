@@ -58,10 +58,17 @@ impl Match<'_> {
             Wait::Decision { at, .. } | Wait::Chance { at, .. } => at,
             Wait::Run => self.pc,
         };
-        match self.error(at, message).of_kind(ErrorKind::Input) {
+        match self.input_error(at, message) {
             Halt::Error(e) => self.fail_with(*e),
             _ => self.fail_with(RunError::host(ErrorKind::Input, "an error with no place")),
         }
+    }
+
+    /// The error of an answer the match cannot take (an agent's error, an option or a
+    /// die that is not there), placed at instruction `at`: what [`Match::fail`] ends the
+    /// match with, and what the pilot returns from inside the machine.
+    pub(super) fn input_error(&self, at: u32, message: impl Into<String>) -> Halt {
+        self.error(at, message).of_kind(ErrorKind::Input)
     }
 
     /// Ends the match with an error.
@@ -74,18 +81,12 @@ impl Match<'_> {
 
     /// Answers the waiting decision with option `i`.
     pub fn choose(&mut self, i: usize) -> Result<(), RunError> {
-        match self.wait {
-            Wait::Decision { site, .. } if i < self.opts.len() => {
-                let _ = site;
-                self.picked(i);
-                Ok(())
-            }
-            Wait::Decision { .. } => {
-                let msg = self.bad_pick(i);
-                Err(self.fail(msg))
-            }
-            _ => Err(self.fail("no decision is waiting")),
+        if matches!(self.wait, Wait::Decision { .. }) && i < self.opts.len() {
+            self.picked(i);
+            return Ok(());
         }
+        let msg = self.bad_pick(i);
+        Err(self.fail(msg))
     }
 
     /// The error of an agent's answer that is no option of the waiting decision.

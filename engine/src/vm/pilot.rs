@@ -12,8 +12,8 @@
 //! act (a stage's end when asked, the end), or where a bound on the log was crossed (the
 //! pause reports it, as without a pilot).
 
+use super::Halt;
 use super::machine::{Match, Wait};
-use super::{ErrorKind, Halt};
 use crate::agent::{Agent, View};
 use crate::dice::DiceSource;
 
@@ -32,16 +32,11 @@ pub(crate) struct Pilot<'a> {
 }
 
 impl Match<'_> {
-    /// Whether the match must pause at the decision or roll it now waits for: no pilot
-    /// answers it, or a bound on the log was crossed (the pause reports it).
-    fn must_pause(&self) -> bool {
-        self.pilot.is_none() || self.log_bound_pending()
-    }
-
     /// The waiting decision answered by the pilot's agent (`Ok(false)`: answered, the
     /// machine runs on), or left for the driver (`Ok(true)`).
     pub(super) fn pilot_decides(&mut self, at: u32) -> Result<bool, Halt> {
-        if self.must_pause() {
+        // A crossed bound on the log pauses the match: the pause reports it.
+        if self.log_bound_pending() {
             return Ok(true);
         }
         let Some(mut p) = self.pilot.take() else {
@@ -82,16 +77,16 @@ impl Match<'_> {
             }
             Ok(i) => {
                 let msg = self.bad_pick(i);
-                Err(self.error(at, msg).of_kind(ErrorKind::Input))
+                Err(self.input_error(at, msg))
             }
-            Err(msg) => Err(self.error(at, msg).of_kind(ErrorKind::Input)),
+            Err(msg) => Err(self.input_error(at, msg)),
         }
     }
 
     /// The waiting roll rolled by the pilot's dice (`Ok(false)`: rolled, the machine
     /// runs on), or left for the driver (`Ok(true)`).
     pub(super) fn pilot_rolls(&mut self, at: u32) -> Result<bool, Halt> {
-        if self.must_pause() {
+        if self.log_bound_pending() || self.pilot.is_none() {
             return Ok(true);
         }
         let Some(c) = self.chance() else {
@@ -116,7 +111,7 @@ impl Match<'_> {
         let dice = &dice[..c.count as usize];
         let wrong = rolled.err().or_else(|| self.bad_roll(dice));
         if let Some(msg) = wrong {
-            return Err(self.error(at, msg).of_kind(ErrorKind::Input));
+            return Err(self.input_error(at, msg));
         }
         self.take_roll(dice);
         Ok(false)
