@@ -179,3 +179,29 @@ fn moves_to_keeps_the_moves_that_end_in_the_areas() {
     // Narrowed by start and by end: S_BOX to S_WEST_WING.
     assert_eq!(from_box_wing, 1);
 }
+
+/// `choose ... from unmoved_moves(set, t)` reads a set held in a local in place and takes
+/// any other set from the stack: a layer whose free movements offer `all | no_moves()`
+/// (the same set, not a local) plays every seeded match as the edition does.
+#[test]
+fn a_decision_offers_the_same_unmoved_moves_from_a_local_as_from_an_expression() {
+    let edition = fuba_tests::edition("original");
+    let text = fuba_tests::original_text().replace(
+        "from unmoved_moves(all, t) skip \"done\" prefer m => move_preference(t, m)\n  if m == none { break }\n  apply_move(t, m)",
+        "from unmoved_moves(all | no_moves(), t) skip \"done\" prefer m => move_preference(t, m)\n  if m == none { break }\n  apply_move(t, m)",
+    );
+    assert_ne!(
+        text,
+        fuba_tests::original_text(),
+        "the free movements' offer was not found"
+    );
+    let rs = layer("unmoved-from-an-expression", &text);
+    for agents in [fuba_tests::Agents::Random, fuba_tests::Agents::Heuristic] {
+        for seed in 0..4 {
+            let (a, la) = fuba_tests::play(&edition, seed, agents);
+            let (b, lb) = fuba_tests::play(&rs, seed, agents);
+            assert_eq!(la, lb, "seed {seed}");
+            assert_eq!(a.score, b.score);
+        }
+    }
+}

@@ -93,8 +93,9 @@ pub enum Ins {
     ChooseFrom(u32),
     /// `choose ... from unmoved_moves(set, t)`: pop `t`, the move set and the deciding
     /// team; a decision offering the moves of the set that `t`'s pieces not yet moved can
-    /// make (the narrowed set is never made).
-    ChooseUnmoved(u32),
+    /// make (the narrowed set is never made). When the set is a local, it is read in place
+    /// from that local (the second operand; [`NO_OPD`]: popped), not pushed.
+    ChooseUnmoved(u32, u16),
     /// Pop one boolean per arm (its guard) and the team; a decision. The picked arm's
     /// index is pushed.
     ChooseArms(u32),

@@ -337,11 +337,13 @@ impl<'a> Match<'a> {
         Value::Moves(Arc::new(ms))
     }
 
-    /// Keeps a move set no one else holds as the spare ([`Match::new_moves`]).
+    /// Keeps a move set no one else holds as the spare ([`Match::new_moves`]). A set
+    /// still held elsewhere is told by its count alone, read plainly: `Arc::get_mut`'s
+    /// test is an atomic operation.
     #[inline]
     pub(crate) fn recycle(&mut self, v: Value) {
         if let Value::Moves(mut a) = v {
-            if Arc::get_mut(&mut a).is_some() {
+            if Arc::strong_count(&a) == 1 && Arc::get_mut(&mut a).is_some() {
                 self.spare = Some(a);
             }
         }

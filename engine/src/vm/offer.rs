@@ -1,6 +1,7 @@
 //! Offering a decision: the legal options of a `choose`, taken at once when there is one,
 //! waited for when there are more; and the answer, counted, logged and pushed.
 
+use super::code::NO_OPD;
 use super::machine::{Match, Wait};
 use super::{Halt, as_bool};
 use crate::agent::Opt;
@@ -84,13 +85,24 @@ impl Match<'_> {
     /// `choose ... from unmoved_moves(set, t)`: the moves of the set that the pieces of
     /// `t` not yet moved can make, offered without the narrowed set made; whether the
     /// match now waits.
-    pub(super) fn choose_unmoved(&mut self, site: u32, at: u32) -> Result<bool, Halt> {
+    /// The set is read in place from frame local `set` unless that is [`NO_OPD`] (then
+    /// it is popped): a local's set shared with the stack would cost two changes of its
+    /// reference count, each an atomic operation.
+    pub(super) fn choose_unmoved(&mut self, site: u32, set: u16, at: u32) -> Result<bool, Halt> {
         let d = &self.prog.decisions[site as usize];
         let t = self.pop_team(at)?;
-        let coll = self.pop();
-        let team = self.pop_team(at)?;
+        let (coll, team) = if set == NO_OPD {
+            let coll = self.pop();
+            (coll, self.pop_team(at)?)
+        } else {
+            let base = self.frames.last().map_or(0, |f| f.base as usize);
+            let team = self.pop_team(at)?;
+            (std::mem::take(&mut self.stack[base + set as usize]), team)
+        };
         let Value::Moves(m) = &coll else {
-            return Err(self.error(at, "expected a move set"));
+            let e = self.error(at, "expected a move set");
+            self.give_back(set, coll);
+            return Err(e);
         };
         self.opts.clear();
         let pc = &self.st.pieces[t as usize];
@@ -103,8 +115,19 @@ impl Match<'_> {
         if let Some(s) = d.skip {
             self.opts.push(Opt::Skip(s));
         }
-        self.recycle(coll);
+        self.give_back(set, coll);
         self.offer(site, team, at)
+    }
+
+    /// A set taken from frame local `set` put back ([`Match::choose_unmoved`]); one
+    /// popped ([`NO_OPD`]) kept as the spare if no one else holds it.
+    fn give_back(&mut self, set: u16, coll: Value) {
+        if set == NO_OPD {
+            self.recycle(coll);
+        } else {
+            let base = self.frames.last().map_or(0, |f| f.base as usize);
+            self.stack[base + set as usize] = coll;
+        }
     }
 
     /// `choose { arms }`: the legal arms; whether the match now waits.

@@ -198,9 +198,9 @@ impl Match<'_> {
                     return Ok(Next::Suspend);
                 }
             }
-            Ins::ChooseUnmoved(site) => {
+            Ins::ChooseUnmoved(site, set) => {
                 self.pc = pc;
-                if self.choose_unmoved(site, at)? {
+                if self.choose_unmoved(site, set, at)? {
                     return Ok(Next::Suspend);
                 }
             }

@@ -254,16 +254,22 @@ impl<'r> Lower<'r> {
             } => {
                 self.expr(by);
                 // `unmoved_moves(set, t)` offered at once: its operands only (the narrowed
-                // set is never made, `Ins::ChooseUnmoved`).
+                // set is never made, `Ins::ChooseUnmoved`), a set in a local read in place.
                 let unmoved = match &options.kind {
                     NodeKind::Prim(Prim::UnmovedMoves, args) if args.len() == 2 => {
-                        self.expr(&args[0]);
+                        let set = match args[0].kind {
+                            NodeKind::Local(s) => self.slot(s),
+                            _ => {
+                                self.expr(&args[0]);
+                                NO_OPD
+                            }
+                        };
                         self.expr(&args[1]);
-                        true
+                        Some(set)
                     }
                     _ => {
                         self.expr(options);
-                        false
+                        None
                     }
                 };
                 self.loc = loc;
@@ -291,10 +297,9 @@ impl<'r> Lower<'r> {
                     let place = self.place_of();
                     self.scores.push((score, site, 0, self.next_hidden, place));
                 }
-                self.emit(if unmoved {
-                    Ins::ChooseUnmoved(site as u32)
-                } else {
-                    Ins::ChooseFrom(site as u32)
+                self.emit(match unmoved {
+                    Some(set) => Ins::ChooseUnmoved(site as u32, set),
+                    None => Ins::ChooseFrom(site as u32),
                 });
             }
             NodeKind::ChooseArms {
