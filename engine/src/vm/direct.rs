@@ -217,6 +217,7 @@ impl Direct {
     /// narrower writes that made it (a store the processor cannot forward).
     #[inline(always)]
     pub(crate) fn write(&self, m: &mut Match<'_>, base: usize, at: Option<usize>) -> bool {
+        #[inline(always)]
         fn put(m: &mut Match<'_>, at: Option<usize>, v: Value) {
             match at {
                 Some(i) => m.stack[i] = v,
