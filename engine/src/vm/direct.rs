@@ -211,8 +211,8 @@ impl Direct {
         })
     }
 
-    /// The expression's value written into the operand stack's slot `at` (past its top:
-    /// pushed), or `false` to run the stack code. Each kind's value is made where it is
+    /// The expression's value written into the operand stack's slot `at` (`None`: pushed),
+    /// or `false` to run the stack code. Each kind's value is made where it is
     /// written: a `Value` handed back through memory and copied at once waits for the
     /// narrower writes that made it (a store the processor cannot forward).
     #[inline(always)]

@@ -85,6 +85,7 @@ impl Match<'_> {
     /// `choose ... from unmoved_moves(set, t)`: the moves of the set that the pieces of
     /// `t` not yet moved can make, offered without the narrowed set made; whether the
     /// match now waits.
+    ///
     /// The set is read in place from frame local `set` unless that is [`NO_OPD`] (then
     /// it is popped): a local's set shared with the stack would cost two changes of its
     /// reference count, each an atomic operation.
