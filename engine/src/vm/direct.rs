@@ -211,31 +211,6 @@ impl Direct {
         })
     }
 
-    /// The expression's value written into the operand stack's slot `at` (`None`: pushed),
-    /// or `false` to run the stack code. Each kind's value is made where it is
-    /// written: a `Value` handed back through memory and copied at once waits for the
-    /// narrower writes that made it (a store the processor cannot forward).
-    #[inline(always)]
-    pub(crate) fn write(&self, m: &mut Match<'_>, base: usize, at: Option<usize>) -> bool {
-        #[inline(always)]
-        fn put(m: &mut Match<'_>, at: Option<usize>, v: Value) {
-            match at {
-                Some(i) => m.stack[i] = v,
-                None => m.stack.push(v),
-            }
-        }
-        match self {
-            Direct::Int(s) => s.get(m, base).map(|x| put(m, at, Value::Int(x))),
-            Direct::Bool(s) => s.get(m, base).map(|x| put(m, at, Value::Bool(x))),
-            Direct::Team(s) => s.get(m, base).map(|x| put(m, at, x.value())),
-            Direct::Area(s) => s.get(m, base).map(|x| put(m, at, x.value())),
-            Direct::Areas(s) => s.get(m, base).map(|x| put(m, at, Value::Areas(x))),
-            Direct::Name(s) => s.get(m, base).map(|x| put(m, at, x.value())),
-            Direct::Move(s) => s.get(m, base).map(|x| put(m, at, Value::Move(x))),
-        }
-        .is_some()
-    }
-
     /// A value no reader of this kind accepts (a hoisted part that gave up: its readers
     /// give up too).
     fn poison(&self) -> Value {

@@ -208,8 +208,9 @@ impl Match<'_> {
                 }
                 Ins::Direct(d, skip) if self.direct => {
                     let ops = self.ops;
-                    if prog.directs[d as usize].write(self, base, None) {
+                    if let Some(v) = prog.directs[d as usize].value(self, base) {
                         self.direct_done();
+                        self.stack.push(v);
                         pc = skip;
                     } else {
                         self.direct_gave_up(at, ops);
@@ -235,8 +236,9 @@ impl Match<'_> {
                 }
                 Ins::DirectTo(d, s, next) if self.direct => {
                     let ops = self.ops;
-                    if prog.directs[d as usize].write(self, base, Some(base + s as usize)) {
+                    if let Some(v) = prog.directs[d as usize].value(self, base) {
                         self.direct_done();
+                        self.stack[base + s as usize] = v;
                         pc = next;
                     } else {
                         self.direct_gave_up(at, ops);

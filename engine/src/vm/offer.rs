@@ -92,17 +92,21 @@ impl Match<'_> {
     pub(super) fn choose_unmoved(&mut self, site: u32, set: u16, at: u32) -> Result<bool, Halt> {
         let d = &self.prog.decisions[site as usize];
         let t = self.pop_team(at)?;
-        let (coll, team) = if set == NO_OPD {
-            let coll = self.pop();
-            (coll, self.pop_team(at)?)
-        } else {
-            let base = self.frames.last().map_or(0, |f| f.base as usize);
-            let team = self.pop_team(at)?;
-            (std::mem::take(&mut self.stack[base + set as usize]), team)
+        let local = (set != NO_OPD)
+            .then(|| self.frames.last().map_or(0, |f| f.base as usize) + set as usize);
+        let (coll, team) = match local {
+            None => {
+                let coll = self.pop();
+                (coll, self.pop_team(at)?)
+            }
+            Some(i) => {
+                let team = self.pop_team(at)?;
+                (std::mem::take(&mut self.stack[i]), team)
+            }
         };
         let Value::Moves(m) = &coll else {
             let e = self.error(at, "expected a move set");
-            self.give_back(set, coll);
+            self.give_back(local, coll);
             return Err(e);
         };
         self.opts.clear();
@@ -116,18 +120,17 @@ impl Match<'_> {
         if let Some(s) = d.skip {
             self.opts.push(Opt::Skip(s));
         }
-        self.give_back(set, coll);
+        self.give_back(local, coll);
         self.offer(site, team, at)
     }
 
-    /// A set taken from frame local `set` put back ([`Match::choose_unmoved`]); one
-    /// popped ([`NO_OPD`]) kept as the spare if no one else holds it.
-    fn give_back(&mut self, set: u16, coll: Value) {
-        if set == NO_OPD {
-            self.recycle(coll);
-        } else {
-            let base = self.frames.last().map_or(0, |f| f.base as usize);
-            self.stack[base + set as usize] = coll;
+    /// A set taken from the operand stack's slot `local` put back
+    /// ([`Match::choose_unmoved`]); one popped (`None`) kept as the spare if no one else
+    /// holds it.
+    fn give_back(&mut self, local: Option<usize>, coll: Value) {
+        match local {
+            Some(i) => self.stack[i] = coll,
+            None => self.recycle(coll),
         }
     }
 
