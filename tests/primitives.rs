@@ -205,3 +205,40 @@ fn a_decision_offers_the_same_unmoved_moves_from_a_local_as_from_an_expression()
         }
     }
 }
+
+/// `moves_from` (and `unmoved_moves`, `moves_to`) read a move set held in a local in place
+/// and take any other set from the stack: a layer of 2024 whose move sets are given as
+/// expressions (`set | no_moves()`, the same set, not a local) plays every seeded match as
+/// the edition does.
+#[test]
+fn move_primitives_give_the_same_moves_from_a_local_as_from_an_expression() {
+    let edition = fuba_tests::edition("2024");
+    let original = std::fs::read_to_string(fuba_tests::ruleset_path("2024")).expect("2024");
+    let mut text = original.clone();
+    for (from, to) in [
+        (
+            "moves_from(all, (field_areas(t) | k)",
+            "moves_from(all | no_moves(), (field_areas(t) | k)",
+        ),
+        (
+            "moves_from(out_moves, free & more) | moves_from(line_moves, free)",
+            "moves_from(out_moves | no_moves(), free & more) | moves_from(line_moves | no_moves(), free)",
+        ),
+        (
+            "moves_from(field, field_areas(t) - held) | moves_from(keeper, keeper_area(t) - held)",
+            "moves_from(field | no_moves(), field_areas(t) - held) | moves_from(keeper | no_moves(), keeper_area(t) - held)",
+        ),
+    ] {
+        assert!(text.contains(from), "not found in 2024.toml: {from}");
+        text = text.replace(from, to);
+    }
+    let rs = layer("moves-from-expressions", &text);
+    for agents in [fuba_tests::Agents::Random, fuba_tests::Agents::Heuristic] {
+        for seed in 0..4 {
+            let (a, la) = fuba_tests::play(&edition, seed, agents);
+            let (b, lb) = fuba_tests::play(&rs, seed, agents);
+            assert_eq!(la, lb, "seed {seed}");
+            assert_eq!(a.score, b.score);
+        }
+    }
+}

@@ -96,6 +96,10 @@ pub enum Ins {
     /// make (the narrowed set is never made). When the set is a local, it is read in place
     /// from that local (the second operand; [`NO_OPD`]: popped), not pushed.
     ChooseUnmoved(u32, u16),
+    /// `unmoved_moves`, `moves_from` or `moves_to` whose move set is frame local `s`, read
+    /// there rather than copied onto the stack (the copy and its drop are two atomic
+    /// operations on the set's count); pop the other operand, push the value.
+    MovesOfLocal(Prim, u16),
     /// Pop one boolean per arm (its guard) and the team; a decision. The picked arm's
     /// index is pushed.
     ChooseArms(u32),

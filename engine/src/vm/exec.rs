@@ -498,6 +498,7 @@ impl Match<'_> {
                 | Ins::NoArm(..)
                 | Ins::ChooseFrom(..)
                 | Ins::ChooseUnmoved(..)
+                | Ins::MovesOfLocal(..)
                 | Ins::ChooseArms(..)
                 | Ins::ArmJump(..)
                 | Ins::Roll(..)

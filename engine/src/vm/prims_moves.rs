@@ -37,31 +37,8 @@ impl Match<'_> {
                 self.new_moves(ms)
             }
             Prim::NoMoves => self.new_moves(MoveSet::default()),
-            Prim::UnmovedMoves => {
-                let t = self.team_v(&self.stack[base + 1], at)?;
-                let pc = &self.st.pieces[t as usize];
-                let mut out = self.moves_from_arg(base, pc.field_areas(true), at)?;
-                out.keeper = pc.unmoved_keeper(out.keeper);
-                self.new_moves(out)
-            }
-            Prim::MovesFrom => {
-                let from = self.areas_v(&self.stack[base + 1], at)?;
-                let mut out = self.moves_from_arg(base, from, at)?;
-                if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
-                    out.keeper = None;
-                }
-                self.new_moves(out)
-            }
-            Prim::MovesTo => {
-                let mut out = self.moves_arg(base, at)?;
-                let to = self.areas_v(&self.stack[base + 1], at)?;
-                for dests in out.field.iter_mut() {
-                    *dests = dests.inter(to);
-                }
-                if let Some((_, dests)) = &mut out.keeper {
-                    *dests = dests.inter(to);
-                }
-                self.new_moves(out)
+            Prim::UnmovedMoves | Prim::MovesFrom | Prim::MovesTo => {
+                self.moves_of(p, base, base + 1, at)?
             }
             Prim::Outnumbered => {
                 let t = self.team_v(&self.stack[base], at)?;
@@ -102,6 +79,47 @@ impl Match<'_> {
 }
 
 impl Match<'_> {
+    /// The value of `unmoved_moves`, `moves_from` or `moves_to` (`p`), the move set in
+    /// stack slot `set` (the operands pushed, or a frame local read in place:
+    /// [`super::code::Ins::MovesOfLocal`]) and the other operand in slot `rest`.
+    pub(super) fn moves_of(
+        &mut self,
+        p: Prim,
+        set: usize,
+        rest: usize,
+        at: u32,
+    ) -> Result<Value, Halt> {
+        Ok(match p {
+            Prim::UnmovedMoves => {
+                let t = self.team_v(&self.stack[rest], at)?;
+                let pc = &self.st.pieces[t as usize];
+                let mut out = self.moves_from_arg(set, pc.field_areas(true), at)?;
+                out.keeper = pc.unmoved_keeper(out.keeper);
+                self.new_moves(out)
+            }
+            Prim::MovesFrom => {
+                let from = self.areas_v(&self.stack[rest], at)?;
+                let mut out = self.moves_from_arg(set, from, at)?;
+                if out.keeper.is_some_and(|(k, _)| !from.has(k)) {
+                    out.keeper = None;
+                }
+                self.new_moves(out)
+            }
+            Prim::MovesTo => {
+                let mut out = self.moves_arg(set, at)?;
+                let to = self.areas_v(&self.stack[rest], at)?;
+                for dests in out.field.iter_mut() {
+                    *dests = dests.inter(to);
+                }
+                if let Some((_, dests)) = &mut out.keeper {
+                    *dests = dests.inter(to);
+                }
+                self.new_moves(out)
+            }
+            _ => return Err(self.error(at, format!("{} is not a move set's primitive", p.name()))),
+        })
+    }
+
     /// The field moves of the move set in stack slot `slot` that start in one of the
     /// areas `from` (and its goalkeeper's, for the caller to narrow): copied area by area
     /// of `from` (a handful) rather than the whole set copied and every other area cleared.

@@ -204,6 +204,11 @@ impl Match<'_> {
                     return Ok(Next::Suspend);
                 }
             }
+            Ins::MovesOfLocal(p, s) => {
+                let rest = self.stack.len() - 1;
+                let v = self.moves_of(p, base + s as usize, rest, at)?;
+                self.stack[rest] = v;
+            }
             Ins::ChooseArms(site) => {
                 self.pc = pc;
                 if self.choose_arms(site, at)? {
