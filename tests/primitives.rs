@@ -196,14 +196,7 @@ fn a_decision_offers_the_same_unmoved_moves_from_a_local_as_from_an_expression()
         "the free movements' offer was not found"
     );
     let rs = layer("unmoved-from-an-expression", &text);
-    for agents in [fuba_tests::Agents::Random, fuba_tests::Agents::Heuristic] {
-        for seed in 0..4 {
-            let (a, la) = fuba_tests::play(&edition, seed, agents);
-            let (b, lb) = fuba_tests::play(&rs, seed, agents);
-            assert_eq!(la, lb, "seed {seed}");
-            assert_eq!(a.score, b.score);
-        }
-    }
+    plays_as(&edition, &rs);
 }
 
 /// `moves_from` (and `unmoved_moves`, `moves_to`) read a move set held in a local in place
@@ -233,11 +226,17 @@ fn move_primitives_give_the_same_moves_from_a_local_as_from_an_expression() {
         text = text.replace(from, to);
     }
     let rs = layer("moves-from-expressions", &text);
+    plays_as(&edition, &rs);
+}
+
+/// Asserts that `rs` plays seeded matches 0..4 with random and with heuristic agents as
+/// `edition` does: the same log and score.
+fn plays_as(edition: &Ruleset, rs: &Ruleset) {
     for agents in [fuba_tests::Agents::Random, fuba_tests::Agents::Heuristic] {
         for seed in 0..4 {
-            let (a, la) = fuba_tests::play(&edition, seed, agents);
-            let (b, lb) = fuba_tests::play(&rs, seed, agents);
-            assert_eq!(la, lb, "seed {seed}");
+            let (a, la) = fuba_tests::play(edition, seed, agents);
+            let (b, lb) = fuba_tests::play(rs, seed, agents);
+            assert_eq!(la, lb, "seed {seed} {agents:?}");
             assert_eq!(a.score, b.score);
         }
     }
