@@ -51,8 +51,7 @@ fn walk_prompt<'a>(p: Option<&'a [PromptSeg]>, f: &mut dyn FnMut(Item<'a>)) {
     }
 }
 
-/// Walks node `n` and every node and statement inside it.
-pub(crate) fn walk_node<'a>(n: &'a Node, f: &mut dyn FnMut(Item<'a>)) {
+fn walk_node<'a>(n: &'a Node, f: &mut dyn FnMut(Item<'a>)) {
     f(Item::Node(n));
     match &n.kind {
         NodeKind::Const(_) | NodeKind::Local(_) | NodeKind::Var(_) | NodeKind::Role(_) => {}

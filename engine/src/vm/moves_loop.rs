@@ -170,8 +170,8 @@ impl MovesLoop {
                 let mut unmoved: [Option<AreaSet>; 2] = [None; 2];
                 for &(_, t, from, to) in mine {
                     let pieces = &m.st.pieces[t as usize];
-                    let u = *unmoved[usize::from(t & 1)]
-                        .get_or_insert_with(|| pieces.field_areas(true));
+                    let u =
+                        *unmoved[usize::from(t)].get_or_insert_with(|| pieces.field_areas(true));
                     add_moves_of(u, ms, from, to);
                 }
             }

@@ -4,6 +4,7 @@
 //! names and types; [`Match::prim`] hands them here.
 
 use super::machine::Match;
+use super::moves_loop::add_moves;
 use super::{Halt, as_bool};
 use crate::board::{AreaSet, Direction};
 use crate::prims::Prim;
@@ -21,9 +22,7 @@ impl Match<'_> {
                 let from = self.area_v(&self.stack[base + 1], at)?;
                 let to = self.areas_v(&self.stack[base + 2], at)?;
                 let mut ms = MoveSet::default();
-                if self.st.pieces[t as usize].field_areas(true).has(from) {
-                    ms.field[from as usize] = to.minus(AreaSet::one(from));
-                }
+                add_moves(&self.st.pieces[t as usize], &mut ms, from, to);
                 self.new_moves(ms)
             }
             Prim::KeeperMoves => {

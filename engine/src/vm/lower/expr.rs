@@ -523,27 +523,15 @@ fn name_table(arms: &[(Box<[Pat]>, Node)]) -> Option<NameTable> {
 }
 
 /// The local and the other operand of `unmoved_moves`, `moves_from` or `moves_to` whose
-/// move set is a local that the other operand does not set (a block inside it could):
-/// the set is then read in place after the operand is worked out
-/// ([`Ins::MovesOfLocal`]).
+/// move set is a local, when the other operand cannot assign a local
+/// ([`super::walk::plain`]): the set is then read in place after the operand is worked
+/// out ([`Ins::MovesOfLocal`]).
 fn set_in_local(p: Prim, args: &[Node]) -> Option<(u16, &Node)> {
     let (Prim::UnmovedMoves | Prim::MovesFrom | Prim::MovesTo, [set, rest]) = (p, args) else {
         return None;
     };
-    let NodeKind::Local(s) = set.kind else {
-        return None;
-    };
-    let mut writes = false;
-    crate::ir_walk::walk_node(rest, &mut |i| {
-        if let crate::ir_walk::Item::Stmt(
-            Stmt::Let(t, _) | Stmt::LetPair(t, _, _) | Stmt::SetLocal(t, ..),
-        ) = i
-        {
-            writes |= *t == s;
-        }
-        if let crate::ir_walk::Item::Stmt(Stmt::LetPair(_, t, _)) = i {
-            writes |= *t == s;
-        }
-    });
-    (!writes).then_some((s, rest))
+    match set.kind {
+        NodeKind::Local(s) if super::walk::plain(rest) => Some((s, rest)),
+        _ => None,
+    }
 }
