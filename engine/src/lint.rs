@@ -7,13 +7,19 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ir::{Code, Loc, Node, NodeKind, Op, Pat, Stmt};
+use crate::ir::{Code, Loc, NodeKind, Op, Pat, Stmt};
 use crate::ir_walk::{Item, walk_code};
 use crate::prims::Prim;
 use crate::ruleset::diag::Diagnostic;
 use crate::ruleset::raw::RawRuleset;
 use crate::ruleset::{Domain, Ruleset};
 use crate::value::Value;
+
+mod places;
+mod rolls;
+
+use places::{arm_patterns, header, is_literal_false, row_key, span, text};
+use rolls::{always, dice_text, flip, roll_locals, roll_range};
 
 /// Every lint: its name and what it finds.
 pub const LINTS: &[(&str, &str)] = &[
@@ -55,130 +61,6 @@ pub const LINTS: &[(&str, &str)] = &[
         "a [narration] key no rule emits (`emit \"kind\"`)",
     ),
 ];
-
-fn span(l: Loc) -> (usize, usize) {
-    (l.start as usize, l.end as usize)
-}
-
-/// The text a node was written as.
-fn text(rs: &Ruleset, l: Loc) -> &str {
-    rs.file
-        .text
-        .get(l.start as usize..l.end as usize)
-        .unwrap_or("")
-}
-
-/// Where `[KIND.NAME]` is written (in the topmost layer that writes it), else `fallback`.
-fn header(rs: &Ruleset, kind: &str, name: &str, fallback: (usize, usize)) -> (usize, usize) {
-    for h in [format!("[{kind}.{name}]"), format!("[{kind}.\"{name}\"]")] {
-        if let Some(o) = rs.file.text.rfind(&h) {
-            return (o, o + h.len());
-        }
-    }
-    fallback
-}
-
-/// Where a table row's key is written: `"KEY"` on the line of its value.
-fn row_key(rs: &Ruleset, value: (usize, usize), key: &str) -> (usize, usize) {
-    let (line, start) = rs.file.line_at(value.0);
-    let quoted = format!("\"{key}\"");
-    match line.find(&quoted) {
-        Some(i) if start + i < value.0 => (start + i, start + i + quoted.len()),
-        _ => value,
-    }
-}
-
-/// The values a die expression shows: `roll d6` 1 to 6, `sum(roll 2d6)` 2 to 12.
-fn roll_range(n: &Node, locals: &HashMap<u16, (i64, i64)>) -> Option<(i64, i64)> {
-    match &n.kind {
-        NodeKind::Roll {
-            count, sides, keep, ..
-        } => {
-            let kept = keep.map_or(*count, |k| k.1);
-            (kept == 1).then_some((1, i64::from(*sides)))
-        }
-        NodeKind::Prim(Prim::Sum, args) => match args.first().map(|a| &a.kind) {
-            Some(NodeKind::Roll {
-                count, sides, keep, ..
-            }) => {
-                let kept = i64::from(keep.map_or(*count, |k| k.1));
-                Some((kept, kept * i64::from(*sides)))
-            }
-            _ => None,
-        },
-        NodeKind::Local(s) => locals.get(s).copied(),
-        _ => None,
-    }
-}
-
-/// Locals of a piece of code that only ever hold one roll's result: bound once by `let`
-/// to a roll (every binding of the slot the same kind of roll) and never set.
-fn roll_locals(c: &Code) -> HashMap<u16, (i64, i64)> {
-    let mut bound: HashMap<u16, Option<(i64, i64)>> = HashMap::new();
-    let empty = HashMap::new();
-    let spoil = |slot: u16, r: Option<(i64, i64)>, bound: &mut HashMap<_, _>| {
-        let e = bound.entry(slot).or_insert(r);
-        if *e != r {
-            *e = None;
-        }
-    };
-    walk_code(c, &mut |it| match it {
-        Item::Stmt(Stmt::Let(s, n)) => spoil(*s, roll_range(n, &empty), &mut bound),
-        Item::Stmt(Stmt::LetPair(a, b, _)) => {
-            spoil(*a, None, &mut bound);
-            spoil(*b, None, &mut bound);
-        }
-        Item::Stmt(Stmt::SetLocal(s, _, _) | Stmt::For(s, _, _)) => spoil(*s, None, &mut bound),
-        Item::Node(Node {
-            kind: NodeKind::Quant(_, s, _, _),
-            ..
-        })
-        | Item::Node(Node {
-            kind:
-                NodeKind::ChooseFrom {
-                    prefer: Some((s, _)),
-                    ..
-                },
-            ..
-        }) => spoil(*s, None, &mut bound),
-        _ => {}
-    });
-    bound
-        .into_iter()
-        .filter_map(|(s, r)| r.map(|r| (s, r)))
-        .collect()
-}
-
-fn dice_text(r: (i64, i64)) -> String {
-    format!("{} to {}", r.0, r.1)
-}
-
-/// Where the patterns of a `match` arm are written, between the end of what comes before
-/// the arm and the arm's `=>`.
-fn arm_patterns(rs: &Ruleset, prev_end: u32, value_start: u32) -> (usize, usize) {
-    let (a, b) = (prev_end as usize, value_start as usize);
-    let Some(region) = rs.file.text.get(a..b) else {
-        return (b, b);
-    };
-    let Some(arrow) = region.rfind("=>") else {
-        return (b, b);
-    };
-    let mut i = 0;
-    let bytes = region.as_bytes();
-    while i < arrow {
-        match bytes[i] {
-            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'{' => i += 1,
-            b'#' => {
-                while i < arrow && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            _ => break,
-        }
-    }
-    let pat = region[i..arrow].trim_end();
-    (a + i, a + i + pat.len())
-}
 
 /// Runs every lint over a loaded ruleset.
 pub fn lint(rs: &Ruleset, raw: &RawRuleset) -> Vec<Diagnostic> {
@@ -605,35 +487,4 @@ pub fn lint(rs: &Ruleset, raw: &RawRuleset) -> Vec<Diagnostic> {
     out.retain(|d| seen.insert((d.span, d.message.clone())));
     out.sort_by_key(|d| d.span.map_or(0, |s| s.0));
     out
-}
-
-/// `a < b` read from the other side.
-fn flip(op: Op) -> Op {
-    match op {
-        Op::Lt => Op::Gt,
-        Op::Gt => Op::Lt,
-        Op::Le => Op::Ge,
-        Op::Ge => Op::Le,
-        o => o,
-    }
-}
-
-/// Whether `roll OP v` is always true (else always false), for a comparison found constant.
-fn always(op: Op, v: i64, (lo, hi): (i64, i64)) -> &'static str {
-    let t = match op {
-        Op::Eq => false,
-        Op::Ne => true,
-        Op::Gt => v < lo,
-        Op::Ge => v <= lo,
-        Op::Lt => v > hi,
-        Op::Le => v >= hi,
-        _ => false,
-    };
-    if t { "true" } else { "false" }
-}
-
-/// Whether a condition is written as the literal `false` (a constant that happens to be
-/// false is a setting, not a mistake).
-fn is_literal_false(rs: &Ruleset, n: &Node) -> bool {
-    matches!(n.kind, NodeKind::Const(Value::Bool(false))) && text(rs, n.loc).trim() == "false"
 }
