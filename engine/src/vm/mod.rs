@@ -30,6 +30,7 @@ mod native;
 pub mod notes;
 pub mod observe;
 mod offer;
+mod operands;
 pub(crate) mod pilot;
 mod prims;
 mod prims_moves;

@@ -4,14 +4,16 @@
 
 use super::machine::Match;
 use super::{Halt, as_bool};
-use crate::board::{AreaId, AreaSet, Direction};
+use crate::board::{AreaSet, Direction};
 use crate::log::{EventKind, team_name};
 use crate::prims::Prim;
 use crate::ruleset::lookups::direction_name;
 use crate::state::{GONE, MatchState, OFF};
-use crate::value::{Dice, Team, Value};
+use crate::value::{Team, Value};
 
 impl Match<'_> {
+    /// How many of `team`'s pieces stand in `s` (the goalkeeper left out when
+    /// `field_only`), at most the ruleset's count cap when it has one.
     pub(super) fn count_in(&self, team: Team, s: AreaSet, field_only: bool) -> i64 {
         let p = &self.st.pieces[team as usize];
         let mut n: i64 = s.iter().map(|a| i64::from(p.count[a as usize])).sum();
@@ -22,48 +24,6 @@ impl Match<'_> {
             n = n.min(self.rs.count_cap);
         }
         n
-    }
-
-    pub(super) fn team_v(&self, v: &Value, at: u32) -> Result<Team, Halt> {
-        match v {
-            Value::Team(t) => Ok(*t),
-            other => Err(self.error(at, format!("expected a team, found {other:?}"))),
-        }
-    }
-
-    pub(super) fn int_v(&self, v: &Value, at: u32) -> Result<i64, Halt> {
-        match v {
-            Value::Int(i) => Ok(*i),
-            other => Err(self.error(at, format!("expected an integer, found {other:?}"))),
-        }
-    }
-
-    pub(super) fn area_v(&self, v: &Value, at: u32) -> Result<AreaId, Halt> {
-        match v {
-            Value::Area(a) => Ok(*a),
-            Value::None => Err(self.error(at, "expected an area, found none (an unset variable?)")),
-            other => Err(self.error(at, format!("expected an area, found {other:?}"))),
-        }
-    }
-
-    pub(super) fn areas_v(&self, v: &Value, at: u32) -> Result<AreaSet, Halt> {
-        match v {
-            Value::Areas(s) => Ok(*s),
-            Value::Area(a) => Ok(AreaSet::one(*a)),
-            Value::None => Ok(AreaSet::EMPTY),
-            other => Err(self.error(at, format!("expected areas, found {other:?}"))),
-        }
-    }
-
-    fn dice_v(&self, v: &Value, at: u32) -> Result<Dice, Halt> {
-        match v {
-            Value::Dice(d) => Ok(*d),
-            Value::Int(i) => Ok(Dice {
-                n: 1,
-                d: [(*i).clamp(0, 255) as u8, 0, 0, 0, 0, 0, 0, 0],
-            }),
-            other => Err(self.error(at, format!("expected dice, found {other:?}"))),
-        }
     }
 
     /// Runs a primitive: pops its arguments, pushes its value (written over the first

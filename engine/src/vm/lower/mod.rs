@@ -185,6 +185,7 @@ mod direct;
 mod direct_hook;
 mod direct_match;
 mod direct_ops;
+mod direct_sites;
 mod emits;
 mod expr;
 mod flow;
@@ -199,6 +200,7 @@ mod sink;
 mod typed;
 mod walk;
 mod word;
+mod word_build;
 mod word_score;
 
 struct Lower<'r> {

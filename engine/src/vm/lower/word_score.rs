@@ -13,7 +13,7 @@
 use super::Lower;
 use super::direct_hook::When;
 use super::mods::LIMIT;
-use super::word::{Build, R};
+use super::word_build::{Build, R};
 use crate::ir::{Node, NodeKind, any_in, any_in_node};
 use crate::value::Sym;
 use crate::vm::word::{K, W, WOp, WordProg};
