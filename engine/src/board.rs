@@ -583,3 +583,6 @@ impl Board {
         &self.links
     }
 }
+
+#[cfg(test)]
+mod tests;

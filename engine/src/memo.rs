@@ -337,6 +337,8 @@ impl Memo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{AreaId, AreaSet};
+    use crate::value::MoveSet;
 
     /// Computes `proc` for `args` at `version` (after a look-up that missed).
     fn compute(m: &mut Memo, version: u64, proc: u16, args: &[Value], value: Value) {
@@ -381,5 +383,159 @@ mod tests {
             ..Memo::default()
         };
         assert!(!m.wants(0));
+    }
+
+    #[test]
+    fn a_value_is_remembered_for_its_procedure_and_arguments_only() {
+        let mut m = Memo::default();
+        compute(&mut m, 0, 1, &[Value::Team(0)], Value::Int(10));
+        compute(&mut m, 0, 1, &[Value::Team(1)], Value::Int(11));
+        compute(&mut m, 0, 2, &[Value::Team(0)], Value::Int(20));
+        let found = |m: &mut Memo, proc, args: &[Value]| m.lookup(0, proc, args).map(|f| f.0);
+        assert_eq!(found(&mut m, 1, &[Value::Team(0)]), Some(Value::Int(10)));
+        assert_eq!(found(&mut m, 1, &[Value::Team(1)]), Some(Value::Int(11)));
+        assert_eq!(found(&mut m, 2, &[Value::Team(0)]), Some(Value::Int(20)));
+        assert_eq!(found(&mut m, 2, &[Value::Team(1)]), None);
+        // The same payload of another kind is another argument.
+        assert_eq!(found(&mut m, 1, &[Value::Int(0)]), None);
+        assert_eq!(found(&mut m, 1, &[]), None);
+    }
+
+    #[test]
+    fn a_new_state_version_forgets_every_value() {
+        let mut m = Memo::default();
+        let args = [Value::Area(2)];
+        compute(&mut m, 0, 1, &args, Value::Int(7));
+        assert!(m.lookup(0, 1, &args).is_some());
+        assert!(m.lookup(1, 1, &args).is_none());
+        // Back at the old version number, the entries are gone all the same.
+        assert!(m.lookup(0, 1, &args).is_none());
+    }
+
+    #[test]
+    fn a_value_computed_while_the_state_changed_is_not_remembered() {
+        let mut m = Memo::default();
+        let args = [Value::Bool(true)];
+        assert!(m.lookup(0, 1, &args).is_none());
+        let p = m.begin(1, &args);
+        m.store(p, 1, &Value::Int(3));
+        assert!(m.lookup(0, 1, &args).is_none());
+    }
+
+    #[test]
+    fn an_abandoned_computation_leaves_nothing() {
+        let mut m = Memo::default();
+        let args = [Value::Int(4)];
+        let p = m.begin(1, &args);
+        m.abandon(p);
+        assert!(m.lookup(0, 1, &args).is_none());
+        // Nothing is still being computed: a later call is not traced.
+        m.note_call(9);
+        compute(&mut m, 0, 2, &[], Value::Int(0));
+        assert_eq!(m.lookup(0, 2, &[]).unwrap().1, [2]);
+    }
+
+    #[test]
+    fn a_remembered_value_reports_every_procedure_its_computation_called() {
+        let mut m = Memo::default();
+        let p1 = m.begin(1, &[]);
+        m.note_call(5);
+        let p2 = m.begin(2, &[]);
+        m.note_calls(&[6, 6]);
+        m.store(p2, 0, &Value::Int(2));
+        m.store(p1, 0, &Value::Int(1));
+        assert_eq!(m.lookup(0, 1, &[]).unwrap().1, [1, 5, 2, 6, 6]);
+        assert_eq!(m.lookup(0, 2, &[]).unwrap().1, [2, 6, 6]);
+        // A value reused inside another computation counts its calls there too.
+        let p3 = m.begin(3, &[]);
+        assert!(m.lookup(0, 2, &[]).is_some());
+        m.store(p3, 0, &Value::Int(3));
+        assert_eq!(m.lookup(0, 3, &[]).unwrap().1, [3, 2, 6, 6]);
+        // Outside any computation, nothing is traced.
+        m.note_call(8);
+        assert_eq!(m.lookup(0, 1, &[]).unwrap().1, [1, 5, 2, 6, 6]);
+    }
+
+    #[test]
+    fn going_back_to_a_mark_forgets_what_came_after() {
+        let mut m = Memo::default();
+        let (a, b) = ([Value::Team(0)], [Value::Team(1)]);
+        compute(&mut m, 0, 1, &a, Value::Int(1));
+        let mark = m.mark();
+        compute(&mut m, 0, 1, &b, Value::Int(2));
+        // Same key as an entry kept: the index must point back at the kept one.
+        compute(&mut m, 0, 1, &a, Value::Int(3));
+        assert_eq!(m.lookup(0, 1, &a).unwrap().0, Value::Int(3));
+        m.back_to(mark);
+        assert_eq!(m.lookup(0, 1, &a).unwrap().0, Value::Int(1));
+        assert!(m.lookup(0, 1, &b).is_none());
+    }
+
+    #[test]
+    fn going_back_past_a_new_version_forgets_everything() {
+        let mut m = Memo::default();
+        let a = [Value::Team(0)];
+        compute(&mut m, 0, 1, &a, Value::Int(1));
+        let mark = m.mark();
+        assert!(m.lookup(1, 2, &a).is_none());
+        compute(&mut m, 1, 2, &a, Value::Int(2));
+        m.back_to(mark);
+        assert!(m.lookup(1, 2, &a).is_none());
+        assert!(m.lookup(0, 1, &a).is_none());
+    }
+
+    #[test]
+    fn going_back_restores_what_procedures_may_still_miss() {
+        let mut m = Memo::default();
+        let mark = m.mark();
+        for version in 0..u64::from(PROBE) {
+            assert!(m.lookup(version, 3, &[]).is_none());
+        }
+        assert!(!m.wants(3));
+        m.back_to(mark);
+        assert!(m.wants(3));
+    }
+
+    #[test]
+    fn equal_values_mix_alike_and_kinds_apart() {
+        let moves = |to: AreaId| {
+            let mut s = MoveSet::default();
+            s.field[1] = AreaSet::one(to);
+            Value::Moves(std::sync::Arc::new(s))
+        };
+        assert_eq!(mix_value(0, &moves(2)), mix_value(0, &moves(2)));
+        assert_ne!(mix_value(0, &moves(2)), mix_value(0, &moves(3)));
+        let list = |v: Vec<i64>| Value::List(std::sync::Arc::new(v));
+        assert_eq!(
+            mix_value(0, &list(vec![1, 2])),
+            mix_value(0, &list(vec![1, 2]))
+        );
+        assert_ne!(
+            mix_value(0, &list(vec![1, 2])),
+            mix_value(0, &list(vec![2, 1]))
+        );
+        let kinds = [
+            Value::Int(1),
+            Value::Bool(true),
+            Value::Str(1),
+            Value::Team(1),
+            Value::Area(1),
+            Value::Areas(AreaSet(1)),
+        ];
+        for (i, x) in kinds.iter().enumerate() {
+            for y in &kinds[i + 1..] {
+                assert_ne!(mix_value(0, x), mix_value(0, y), "{x:?} and {y:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_index_uses_a_mixed_key_as_it_is() {
+        let mut h = KeyHasher::default();
+        h.write_u64(0xDEAD_BEEF);
+        assert_eq!(h.finish(), 0xDEAD_BEEF);
+        let mut h = KeyHasher::default();
+        h.write(&[1, 2]);
+        assert_eq!(h.finish(), mix(mix(0, 1), 2));
     }
 }

@@ -228,3 +228,132 @@ impl fmt::Display for Ty {
 }
 // The rules machine moves values in two registers.
 const _: () = assert!(std::mem::size_of::<Value>() == 16);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(from: AreaId, to: AreaId) -> Move {
+        Move {
+            from,
+            to,
+            keeper: false,
+        }
+    }
+
+    fn keeper(from: AreaId, to: AreaId) -> Move {
+        Move {
+            from,
+            to,
+            keeper: true,
+        }
+    }
+
+    /// Field moves 3 -> {1, 4} and 0 -> {2}; the goalkeeper 5 -> {6, 5}.
+    fn some_moves() -> MoveSet {
+        let mut m = MoveSet::default();
+        m.field[3] = AreaSet(0b1_0010);
+        m.field[0] = AreaSet::one(2);
+        m.keeper = Some((5, AreaSet(0b110_0000)));
+        m
+    }
+
+    #[test]
+    fn dice_show_the_dice_rolled_in_order() {
+        let d = Dice {
+            n: 3,
+            d: [6, 1, 4, 9, 9, 9, 9, 9],
+        };
+        assert_eq!(d.as_slice(), [6, 1, 4]);
+        assert_eq!(d.sum(), 11);
+        assert_eq!(format!("{d:?}"), "[6, 1, 4]");
+        assert_eq!(Dice::default().sum(), 0);
+        assert!(Dice::default().as_slice().is_empty());
+    }
+
+    #[test]
+    fn a_move_set_lists_the_goalkeeper_first_then_by_start_and_end() {
+        let m = some_moves();
+        assert_eq!(
+            m.iter().collect::<Vec<_>>(),
+            [
+                keeper(5, 5),
+                keeper(5, 6),
+                field(0, 2),
+                field(3, 1),
+                field(3, 4)
+            ]
+        );
+        assert_eq!(m.len(), 5);
+        assert!(!m.is_empty());
+        assert!(MoveSet::default().is_empty());
+        assert_eq!(MoveSet::default().iter().count(), 0);
+    }
+
+    #[test]
+    fn a_move_set_holds_a_move_only_for_the_right_piece() {
+        let m = some_moves();
+        assert!(m.has(field(3, 4)));
+        assert!(!m.has(field(3, 2)));
+        assert!(m.has(keeper(5, 6)));
+        // The goalkeeper's destinations are not a field piece's, nor from another area.
+        assert!(!m.has(field(5, 6)));
+        assert!(!m.has(keeper(3, 4)));
+        assert!(!m.has(keeper(4, 6)));
+    }
+
+    #[test]
+    fn a_union_of_move_sets_adds_every_move() {
+        let mut a = some_moves();
+        let mut b = MoveSet::default();
+        b.field[3] = AreaSet::one(7);
+        b.field[9] = AreaSet::one(8);
+        b.keeper = Some((5, AreaSet::one(4)));
+        a.union_with(&b);
+        assert_eq!(a.len(), 8);
+        assert!(a.has(field(3, 1)) && a.has(field(3, 7)) && a.has(field(9, 8)));
+        assert!(a.has(keeper(5, 4)) && a.has(keeper(5, 6)));
+        // A set without a goalkeeper's moves keeps the other's.
+        let mut c = MoveSet::default();
+        c.union_with(&some_moves());
+        assert_eq!(c, some_moves());
+        let mut d = some_moves();
+        d.union_with(&MoveSet::default());
+        assert_eq!(d, some_moves());
+    }
+
+    #[test]
+    fn every_type_is_named_as_rules_write_it() {
+        use Ty::*;
+        for t in [
+            Any, None, Int, Bool, Str, Team, Area, Areas, Dice, Move, Moves, List,
+        ] {
+            let name = t.to_string();
+            let back = Ty::from_name(&name);
+            // `none` is the type of statements, never written in a parameter list.
+            if t == None {
+                assert_eq!(back, Option::None);
+            } else {
+                assert_eq!(back, Some(t), "{name}");
+            }
+        }
+        assert_eq!(Ty::from_name("integer"), Option::None);
+    }
+
+    #[test]
+    fn an_area_fits_where_areas_are_wanted_and_any_fits_everywhere() {
+        assert!(Ty::Area.fits(Ty::Areas));
+        assert!(!Ty::Areas.fits(Ty::Area));
+        assert!(Ty::Int.fits(Ty::Any) && Ty::Any.fits(Ty::Int));
+        assert!(Ty::Bool.fits(Ty::Bool));
+        assert!(!Ty::Bool.fits(Ty::Int) && !Ty::Int.fits(Ty::Bool));
+        assert!(!Ty::Move.fits(Ty::Moves));
+    }
+
+    #[test]
+    fn the_default_value_is_none() {
+        assert_eq!(Value::default(), Value::None);
+        assert_ne!(Value::Int(1), Value::Bool(true));
+        assert_ne!(Value::Team(1), Value::Area(1));
+    }
+}
