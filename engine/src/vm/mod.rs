@@ -208,18 +208,72 @@ impl Counters {
     }
 }
 
-/// The value of a bool-typed operand (anything but `true` is false).
+/// The value of a bool-typed operand: the boolean, or, for a value the checker typed
+/// `any`, [`any_as_bool`] (off the hot path: the conditional jumps read a boolean).
 #[inline]
 pub(crate) fn as_bool(v: &Value) -> bool {
-    matches!(v, Value::Bool(true))
+    match v {
+        Value::Bool(b) => *b,
+        other => any_as_bool(other),
+    }
 }
 
-/// The value of an int-typed operand where the rules add or compare (a flag counts 0/1).
+/// A value of type `any` where a boolean is wanted is false. A checked program can have
+/// one: the checker types `any` an `if` that has no `else` or whose branches differ, such
+/// as `if c { true } else { team }`, and `any` fits where a boolean is wanted (the fuzz
+/// tests' generated code has such conditions).
+#[cold]
+fn any_as_bool(_: &Value) -> bool {
+    false
+}
+
+/// The value of an int-typed operand where the rules add or compare: the integer, or, for
+/// a value the checker typed `any`, [`any_as_int`] (off the hot path).
 #[inline]
 pub(crate) fn as_int(v: &Value) -> i64 {
     match v {
         Value::Int(i) => *i,
+        other => any_as_int(other),
+    }
+}
+
+/// A value of type `any` where an integer is wanted: a flag counts 0 or 1, anything else
+/// (a team, a name, nothing) 0. A checked program can have one: as for [`any_as_bool`],
+/// and a trigger's value, added to its hook's, is not typed at all (its body may end on
+/// any expression).
+#[cold]
+fn any_as_int(v: &Value) -> i64 {
+    match v {
         Value::Bool(b) => i64::from(*b),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operands_of_the_checked_type_read_as_they_are() {
+        assert!(as_bool(&Value::Bool(true)));
+        assert!(!as_bool(&Value::Bool(false)));
+        assert_eq!(as_int(&Value::Int(-3)), -3);
+        assert_eq!(as_int(&Value::Int(i64::MAX)), i64::MAX);
+    }
+
+    #[test]
+    fn a_value_of_any_type_is_false_where_a_boolean_is_wanted() {
+        for v in [Value::None, Value::Team(1), Value::Int(1), Value::Str(3)] {
+            assert!(!as_bool(&v), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_of_any_type_counts_as_a_flag_or_nothing_where_an_integer_is_wanted() {
+        assert_eq!(as_int(&Value::Bool(true)), 1);
+        assert_eq!(as_int(&Value::Bool(false)), 0);
+        for v in [Value::None, Value::Team(1), Value::Area(4), Value::Str(7)] {
+            assert_eq!(as_int(&v), 0, "{v:?}");
+        }
     }
 }
