@@ -12,6 +12,7 @@ pub mod lookups;
 pub mod needs;
 mod ranges;
 pub mod raw;
+pub mod symbols;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use crate::board::Board;
 use crate::ir::{Code, Scope, VarRef};
 use crate::value::{Sym, Ty, Value};
 use diag::{Diagnostic, SourceFile};
+pub use symbols::{Symbols, SymbolsOver};
 
 pub use load::{
     EditionLookup, load_file, load_file_options, load_file_with, load_str, load_str_options,
@@ -230,8 +232,7 @@ pub struct Ruleset {
     /// The board.
     pub board: Board,
     /// Interned strings.
-    pub symbols: Vec<String>,
-    sym_index: HashMap<String, Sym>,
+    pub symbols: Symbols,
     /// Constants (match options included, with their value for this match).
     pub constants: Vec<(String, Value, Ty)>,
     /// Match options.
@@ -303,23 +304,17 @@ impl Ruleset {
 
     /// The symbol for a string, interning it.
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&i) = self.sym_index.get(s) {
-            return i;
-        }
-        let i = self.symbols.len() as Sym;
-        self.symbols.push(s.to_string());
-        self.sym_index.insert(s.to_string(), i);
-        i
+        self.symbols.intern(s)
     }
 
     /// The symbol for a string, if it was interned.
     pub fn sym(&self, s: &str) -> Option<Sym> {
-        self.sym_index.get(s).copied()
+        self.symbols.get(s)
     }
 
     /// The string of a symbol.
     pub fn symbol(&self, s: Sym) -> &str {
-        self.symbols.get(s as usize).map_or("?", String::as_str)
+        self.symbols.name(s)
     }
 
     /// A constant by name.
