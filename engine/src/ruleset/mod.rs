@@ -1,16 +1,9 @@
 //! A ruleset: one edition (or house rule) loaded from its TOML file, every reference
 //! resolved and every rule checked, ready to run.
 
-mod chain;
-pub mod collections;
 pub mod diag;
-pub mod expand;
-mod expand_code;
-pub mod figures;
 mod load;
 pub mod lookups;
-pub mod needs;
-mod ranges;
 pub mod raw;
 pub mod symbols;
 
@@ -24,8 +17,8 @@ use diag::{Diagnostic, SourceFile};
 pub use symbols::{Symbols, SymbolsOver};
 
 pub use load::{
-    EditionLookup, load_file, load_file_options, load_file_with, load_str, load_str_options,
-    load_str_with, options_from_env,
+    EditionLookup, collections, expand, figures, load_file, load_file_options, load_file_with,
+    load_str, load_str_options, load_str_with, needs, options_from_env,
 };
 
 /// What a code unit is, for messages: `procedures.control_check`, `tables.special_event[3]`.

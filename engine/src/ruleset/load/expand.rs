@@ -20,7 +20,7 @@
 use fuba_grammar::ast::*;
 
 use super::collections::{Collections, FieldTy, Lit};
-use super::diag::{Diagnostic, SourceFile};
+use crate::ruleset::diag::{Diagnostic, SourceFile};
 
 pub(super) type R<T> = Result<T, Diagnostic>;
 

@@ -14,8 +14,8 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use toml::Spanned;
 
-use super::diag::{Diagnostic, SourceFile};
-use super::raw::{RawEntry, RawRuleset, RawTrigger};
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::raw::{RawEntry, RawRuleset, RawTrigger};
 
 /// The keys of an entry that make its trigger rather than fields.
 const TRIGGER_KEYS: [&str; 4] = ["hook", "when", "do", "section"];

@@ -11,11 +11,11 @@
 // A diagnostic is large, but it only travels while a ruleset loads (as in compile.rs).
 #![allow(clippy::result_large_err)]
 
-use super::diag::Diagnostic;
-use super::raw::{RawEventFigure, RawFigure, RawRuleset};
-use super::{Breakdown, Figure, FigureTest, Ruleset, Unit};
 use crate::compile::{Compiler, ProcResolver};
 use crate::ir::Stmt;
+use crate::ruleset::diag::Diagnostic;
+use crate::ruleset::raw::{RawEventFigure, RawFigure, RawRuleset};
+use crate::ruleset::{Breakdown, Figure, FigureTest, Ruleset, Unit};
 use crate::value::{Sym, Ty};
 use crate::vm::Counters;
 

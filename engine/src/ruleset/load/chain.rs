@@ -14,11 +14,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Ruleset;
-use super::diag::{Diagnostic, LoadErrors, SourceFile};
-use super::raw::RawHead;
 use crate::files::{FileKind, read_text, size_text};
 use crate::limits::{MAX_INCLUDES, MAX_LAYERS, MAX_RULESET_BYTES};
+use crate::ruleset::Ruleset;
+use crate::ruleset::diag::{Diagnostic, LoadErrors, SourceFile};
+use crate::ruleset::raw::RawHead;
 
 /// The editions a program has built in, by name (and the fragments they include, by
 /// their path relative to the edition's file): its path as shown in messages and its
@@ -191,7 +191,7 @@ pub(super) fn layers(
                 return Err(LoadErrors(vec![
                     Diagnostic::error(format!(
                         "the included file `{}` may not itself extend or include",
-                        super::diag::shown(&ip)
+                        crate::ruleset::diag::shown(&ip)
                     ))
                     .at(&here, at),
                 ]));
@@ -230,7 +230,7 @@ pub(super) fn layers(
             return Err(LoadErrors(vec![
                 Diagnostic::error(format!(
                     "`extends` goes round in a circle through `{}`",
-                    super::diag::shown(&pp)
+                    crate::ruleset::diag::shown(&pp)
                 ))
                 .at(&here, at),
             ]));

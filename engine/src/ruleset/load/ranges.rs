@@ -5,9 +5,9 @@
 
 use toml::Spanned;
 
-use super::diag::{Diagnostic, SourceFile};
-use super::raw::{RawMatch, RawOption};
 use crate::limits::{MAX_HALVES, MAX_PIECES, MAX_TURNS_PER_HALF};
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::raw::{RawMatch, RawOption};
 use crate::value::{Ty, Value};
 
 /// The numbers of `[match]`, checked (an error leaves a usable value, so the rest of the
