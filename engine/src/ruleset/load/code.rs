@@ -7,6 +7,7 @@
 use fuba_grammar::ast;
 
 use crate::compile::{Compiler, ProcResolver};
+use crate::limits::{COMPILE_STACK_GROWTH, COMPILE_STACK_RED_ZONE};
 use crate::ruleset::Ruleset;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
 use crate::value::Ty;
@@ -143,7 +144,7 @@ impl Resolver {
         let params = rs.procs[idx].params.clone();
         // A procedure compiles the procedures it calls first, so compiling nests as deep as
         // the longest chain of calls: grow the host stack on demand.
-        let result = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+        let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
             let mut c = Compiler::new(rs, p.unit, p.offset, self);
             for (n, t) in &params {
                 c.declare(n, *t);
@@ -173,7 +174,7 @@ impl Resolver {
         let mut failed = false;
         for (ri, p) in rows.into_iter().enumerate() {
             let Some(p) = p else { continue };
-            let result = stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || {
+            let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
                 Compiler::new(rs, p.unit, p.offset, self).body(&p.body)
             });
             match result {
