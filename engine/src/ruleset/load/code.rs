@@ -1,15 +1,15 @@
 //! Code in a ruleset: where a piece of code starts in the file, its parse errors, its
 //! parameter lists, and the [`Resolver`] that compiles procedures and tables on first use.
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in compile.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 use fuba_grammar::ast;
 
 use crate::compile::{Compiler, ProcResolver};
 use crate::limits::{COMPILE_STACK_GROWTH, COMPILE_STACK_RED_ZONE};
-use crate::ruleset::Ruleset;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::Ruleset;
 use crate::value::Ty;
 
 use super::collections::Collections;

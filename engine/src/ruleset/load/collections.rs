@@ -6,7 +6,7 @@
 //! (constants, `match`es over the entry names, unrolled loops), so nothing of a collection
 //! reaches the compiled code. docs/ruleset-format.md, "Collections", describes the format.
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in load.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 use std::collections::{HashMap, HashSet};

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use crate::board::Board;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::{Hook, MatchOption, Ruleset, VarDecl};
 use crate::ruleset::raw::RawRuleset;
-use crate::ruleset::{Hook, MatchOption, Ruleset, Symbols, VarDecl};
+use crate::ruleset::symbols::Symbols;
 use crate::value::{Ty, Value};
 
 use super::code::{parse_param_list, value_span};

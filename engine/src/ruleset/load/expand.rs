@@ -14,7 +14,7 @@
 //! - `size(C)` is the number of entries; a string literal given to a parameter of type
 //!   `C` must name an entry.
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in load.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 use fuba_grammar::ast::*;

@@ -10,7 +10,7 @@
 //! ([`structure`]); triggers ([`triggers`]); narration and figures ([`figures`]); then the
 //! analyses of a loaded ruleset (purity, lints).
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in compile.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 mod board;
@@ -33,13 +33,54 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::Ruleset;
 use super::diag::{Diagnostic, LoadErrors, SourceFile};
+use super::model::Ruleset;
 use super::raw::RawRuleset;
+use crate::files::{FileKind, read_text};
 use code::Resolver;
 use collections::Collections;
 
-pub use chain::{EditionLookup, load_file, load_file_options, load_file_with, options_from_env};
+pub use chain::EditionLookup;
+
+/// Loads and checks a ruleset file. An `extends` names a path (relative to the file) or
+/// an edition, looked up as `NAME.toml` next to the file and in the folders above it
+/// (no edition is built in).
+pub fn load_file(path: &Path) -> Result<Ruleset, LoadErrors> {
+    load_file_with(path, &|_| None)
+}
+
+/// [`load_file`], with the editions a program has built in.
+pub fn load_file_with(path: &Path, editions: EditionLookup<'_>) -> Result<Ruleset, LoadErrors> {
+    load_file_options(path, editions, &[])
+}
+
+/// Match options from the environment variable `FUBA_OPTIONS` (`name=value` pairs
+/// separated by commas, as `--option` takes them one at a time), for the benchmarks and
+/// profilers that load a ruleset file without the command line.
+pub fn options_from_env() -> Vec<(String, String)> {
+    std::env::var("FUBA_OPTIONS")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect()
+}
+
+/// [`load_file_with`], with match options set: `(name, value)` pairs as a player writes
+/// them (`weather`, `off`).
+pub fn load_file_options(
+    path: &Path,
+    editions: EditionLookup<'_>,
+    options: &[(String, String)],
+) -> Result<Ruleset, LoadErrors> {
+    let text = read_text(path, FileKind::Ruleset).map_err(|e| {
+        LoadErrors(vec![Diagnostic::error(format!(
+            "cannot read ruleset `{}`: {e}",
+            path.display()
+        ))])
+    })?;
+    load_str_options(path, &text, editions, options)
+}
 
 /// Loads and checks a ruleset from text; `path` names it in messages.
 pub fn load_str(path: &Path, text: &str) -> Result<Ruleset, LoadErrors> {
@@ -117,7 +158,7 @@ fn finish(
     errors.retain(|d| seen.insert((d.span, d.message.clone())));
     errors.sort_by_key(|d| d.span.map_or(0, |s| s.0));
     if errors.is_empty() {
-        rs.lookups = super::lookups::Lookups::build(&rs);
+        rs.lookups = super::lookups::Lookups::build(&rs.board, &rs.symbols);
         let pure = crate::purity::pure_procs(&rs);
         for (p, pure) in rs.procs.iter_mut().zip(pure) {
             p.pure = pure;

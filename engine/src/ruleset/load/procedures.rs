@@ -3,8 +3,8 @@
 
 use crate::ir::Code;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::{Procedure, Ruleset, Unit};
 use crate::ruleset::raw::RawRuleset;
-use crate::ruleset::{Procedure, Ruleset, Unit};
 use crate::value::Ty;
 
 use super::code::{Pending, Resolver, State, code_offset, parse_error, parse_param_list};

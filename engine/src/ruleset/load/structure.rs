@@ -2,8 +2,8 @@
 //! stages of a turn, `turn_end`) and `[scenario]` names, each known and without
 //! parameters.
 
-use crate::ruleset::Ruleset;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::Ruleset;
 use crate::ruleset::raw::RawRuleset;
 
 use super::code::value_span;

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use crate::ir::Code;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::{Domain, Row, Ruleset, Table, Unit};
 use crate::ruleset::raw::RawRuleset;
-use crate::ruleset::{Domain, Row, Ruleset, Table, Unit};
 use crate::value::Ty;
 
 use super::code::{Pending, Resolver, State, code_offset, parse_error, value_span};

@@ -1,13 +1,13 @@
 //! `[triggers]`: each trigger attached to its hook, its condition and body compiled with
 //! the hook's parameters.
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in compile.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 use crate::compile::Compiler;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::{Ruleset, Trigger, Unit};
 use crate::ruleset::raw::RawRuleset;
-use crate::ruleset::{Ruleset, Trigger, Unit};
 
 use super::code::{Resolver, code_offset, parse_error, value_span};
 use super::collections::Collections;
