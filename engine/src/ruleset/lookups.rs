@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::Ruleset;
-use crate::board::{AreaSet, Direction, Side};
+use super::symbols::Symbols;
+use crate::board::{AreaSet, Board, Direction, Side};
 use crate::value::Sym;
 
 /// Look-ups by symbol, built by [`Lookups::build`]. Empty (every look-up `None`) until then;
@@ -42,11 +42,10 @@ fn direction_index(d: Direction) -> usize {
 }
 
 impl Lookups {
-    /// The look-ups of a loaded ruleset (for the symbols interned so far).
-    pub fn build(rs: &Ruleset) -> Lookups {
-        let b = &rs.board;
+    /// The look-ups of a loaded ruleset's board (for the symbols interned so far).
+    pub fn build(b: &Board, symbols: &Symbols) -> Lookups {
         let zones = (0..b.areas.len())
-            .map(|a| [Side::South, Side::North].map(|s| rs.sym(b.zone(a as u8, s))))
+            .map(|a| [Side::South, Side::North].map(|s| symbols.get(b.zone(a as u8, s))))
             .collect();
         let directions = [
             Direction::Forward,
@@ -55,11 +54,11 @@ impl Lookups {
             Direction::Diagonal,
             Direction::None,
         ]
-        .map(|d| rs.sym(direction_name(d)));
+        .map(|d| symbols.get(direction_name(d)));
         let marks = b
             .marks
             .iter()
-            .filter_map(|(name, sets)| Some((rs.sym(name)?, *sets)))
+            .filter_map(|(name, sets)| Some((symbols.get(name)?, *sets)))
             .collect();
         Lookups {
             zones,

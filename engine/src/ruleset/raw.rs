@@ -220,7 +220,7 @@ pub struct RawMatch {
     pub count_cap: Option<Spanned<i64>>,
     /// What the rules need of the numbers above (`[match.needs.KEY]`), by key.
     #[serde(default)]
-    pub needs: IndexMap<String, super::needs::RawNeed>,
+    pub needs: IndexMap<String, RawNeed>,
 }
 
 /// `[scenario]`: what a scenario's runner does with the rules.
@@ -382,3 +382,21 @@ pub struct RawCollection {
 /// One entry of a collection: its field values, and `hook`, `when`, `do`, `section` when
 /// the entry carries its own trigger.
 pub type RawEntry = IndexMap<String, Spanned<toml::Value>>;
+
+/// `[match.needs.KEY]`: bounds on a number of `[match]` and why the rules need them.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct RawNeed {
+    /// The number may not be lower (`halves`, `max_turns_per_half`, `pieces`,
+    /// `count_cap`).
+    #[serde(default)]
+    pub at_least: Option<Spanned<i64>>,
+    /// The number may not be higher.
+    #[serde(default)]
+    pub at_most: Option<Spanned<i64>>,
+    /// `ball_values` must include this range.
+    #[serde(default)]
+    pub covers: Option<Spanned<[i64; 2]>>,
+    /// Why the rules need it: the rule and what it does with the number.
+    pub why: Spanned<String>,
+}

@@ -3,7 +3,7 @@
 //! string); it may only be the last procedure listed (what a run does after a procedure
 //! that may end the turn is known only for procedures without arguments).
 
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Ruleset, SymbolsOver};
 use crate::value::{Ty, Value};
 
 use super::spans::Step::{Index, Key};
@@ -106,21 +106,29 @@ impl Scenario {
                      goes on after a procedure without arguments only)"
                 )));
             }
-            // The types, on a copy of the rules (strings are interned for real at the run).
-            let mut scratch = rs.clone();
+            // The types, with strings interned over the rules' (for real at the run).
+            let mut scratch = SymbolsOver::new(&rs.symbols);
             for (a, (pn, ty)) in written.iter().zip(params) {
-                self.value(&mut scratch, *ty, &arg_value(a), &format!("{name}({pn})"))
-                    .map_err(|e| at(e.message))?;
+                self.value(
+                    rs,
+                    &mut scratch,
+                    *ty,
+                    &arg_value(a),
+                    &format!("{name}({pn})"),
+                )
+                .map_err(|e| at(e.message))?;
             }
         }
         Ok(())
     }
 
     /// The last listed procedure when it is called with arguments: its index and the
-    /// argument values (strings interned in `rs`). Checked by [`Scenario::check_procedures`].
+    /// argument values (strings interned in `syms`). Checked by
+    /// [`Scenario::check_procedures`].
     pub(super) fn tail_call(
         &self,
-        rs: &mut Ruleset,
+        rs: &Ruleset,
+        syms: &mut SymbolsOver<'_>,
     ) -> Result<Option<(u16, Vec<Value>)>, ScenarioError> {
         let Some(last) = self.run.procedures.last() else {
             return Ok(None);
@@ -137,7 +145,7 @@ impl Scenario {
         }
         let mut values = Vec::new();
         for (a, (pn, ty)) in args.iter().zip(&params) {
-            values.push(self.value(rs, *ty, &arg_value(a), &format!("{name}({pn})"))?);
+            values.push(self.value(rs, syms, *ty, &arg_value(a), &format!("{name}({pn})"))?);
         }
         Ok(Some((idx, values)))
     }

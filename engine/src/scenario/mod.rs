@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde::Deserialize;
 
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Ruleset, SymbolsOver};
 use crate::value::Value;
 use crate::vm::{Match, Schedule};
 
@@ -309,9 +309,14 @@ impl Scenario {
         for k in self.run.choices.keys() {
             self.team(k, "run.choices")?;
         }
-        let sets = self.resolve_vars(rs)?;
-        let tail = self.tail_call(rs)?;
-        let stop = self.run.stop_at.as_ref().map(|k| rs.intern(k));
+        let mut syms = SymbolsOver::new(&rs.symbols);
+        let sets = self.resolve_vars(rs, &mut syms)?;
+        let tail = self.tail_call(rs, &mut syms)?;
+        let stop = self.run.stop_at.as_ref().map(|k| syms.intern(k));
+        let added = syms.added().to_vec();
+        for s in &added {
+            rs.intern(s);
+        }
         let rs: &'r Ruleset = rs;
         let plan = self.plan(rs)?;
         self.check_required(rs, &self.listed(&plan, tail.as_ref()))?;

@@ -3,7 +3,7 @@
 
 use crate::board::AreaId;
 use crate::ir::Scope;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Ruleset, SymbolsOver};
 use crate::state::{GONE, MatchState};
 use crate::value::{Team, Ty, Value};
 
@@ -46,9 +46,12 @@ impl Scenario {
             .ok_or_else(|| self.err(format!("{what}: `{name}` is not \"home\" or \"away\"")))
     }
 
+    /// The value `v` written for something of type `ty` (`what`, for messages); a string
+    /// is interned in `syms`.
     pub(super) fn value(
         &self,
-        rs: &mut Ruleset,
+        rs: &Ruleset,
+        syms: &mut SymbolsOver<'_>,
         ty: Ty,
         v: &toml::Value,
         what: &str,
@@ -57,7 +60,7 @@ impl Scenario {
         Ok(match (ty, v) {
             (Ty::Int, toml::Value::Integer(i)) => Value::Int(*i),
             (Ty::Bool, toml::Value::Boolean(b)) => Value::Bool(*b),
-            (Ty::Str, toml::Value::String(s)) => Value::Str(rs.intern(s)),
+            (Ty::Str, toml::Value::String(s)) => Value::Str(syms.intern(s)),
             (Ty::Team, toml::Value::String(s)) => Value::Team(self.team(s, what)?),
             (Ty::Area, toml::Value::String(s)) => Value::Area(self.area(rs, s, what)?),
             (Ty::Areas, toml::Value::Array(items)) => {
@@ -78,8 +81,12 @@ impl Scenario {
         })
     }
 
-    /// The state variables the position sets, resolved (strings interned in `rs`).
-    pub(super) fn resolve_vars(&self, rs: &mut Ruleset) -> Result<Vec<VarSet>, ScenarioError> {
+    /// The state variables the position sets, resolved (strings interned in `syms`).
+    pub(super) fn resolve_vars(
+        &self,
+        rs: &Ruleset,
+        syms: &mut SymbolsOver<'_>,
+    ) -> Result<Vec<VarSet>, ScenarioError> {
         let mut sets: Vec<VarSet> = Vec::new();
         for (name, v) in &self.position.vars {
             let (var, ty) = rs.var(name).ok_or_else(|| {
@@ -91,7 +98,8 @@ impl Scenario {
                 (Scope::Team | Scope::TeamTurn, toml::Value::Table(t)) => {
                     for (team, x) in t {
                         let tm = self.team(team, &format!("position.vars.{name}"))?;
-                        let val = self.value(rs, ty, x, &format!("position.vars.{name}.{team}"))?;
+                        let val =
+                            self.value(rs, syms, ty, x, &format!("position.vars.{name}.{team}"))?;
                         sets.push((var.scope, var.idx, Some(tm), val));
                     }
                 }
@@ -101,7 +109,7 @@ impl Scenario {
                     )));
                 }
                 (_, x) => {
-                    let val = self.value(rs, ty, x, &format!("position.vars.{name}"))?;
+                    let val = self.value(rs, syms, ty, x, &format!("position.vars.{name}"))?;
                     sets.push((var.scope, var.idx, None, val));
                 }
             }

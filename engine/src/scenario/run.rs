@@ -3,7 +3,7 @@
 use crate::dice::ScriptedDice;
 use crate::game::Game;
 use crate::ir::Scope;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Ruleset, SymbolsOver};
 
 use super::expect::{ExpectVar, Ran};
 use super::script::Script;
@@ -23,9 +23,9 @@ impl Scenario {
     }
 
     fn run_keeping(&self, rules: &Ruleset, keep: bool) -> Result<(Report, Kept), ScenarioError> {
-        // Strings named by the scenario are interned in a copy of the rules.
         self.check(rules)?;
-        let mut rs = rules.clone();
+        // Strings named by the scenario are interned over the rules' own.
+        let mut syms = SymbolsOver::new(&rules.symbols);
         let dice = ScriptedDice::new(self.run.dice.iter().copied());
         let script =
             |t: &'static str| Script::new(t, self.run.choices.get(t).cloned().unwrap_or_default());
@@ -39,12 +39,12 @@ impl Scenario {
             self.team(k, "run.choices")?;
         }
         // Resolve vars before the match borrows the rules.
-        let sets = self.resolve_vars(&mut rs)?;
-        let tail = self.tail_call(&mut rs)?;
+        let sets = self.resolve_vars(rules, &mut syms)?;
+        let tail = self.tail_call(rules, &mut syms)?;
         let expect_vars: Vec<ExpectVar> = {
             let mut out = Vec::new();
             for (name, v) in &self.expect.vars {
-                let (var, ty) = rs.var(name).ok_or_else(|| {
+                let (var, ty) = rules.var(name).ok_or_else(|| {
                     self.err(format!(
                         "expect.vars: the rules have no state variable `{name}`"
                     ))
@@ -53,8 +53,8 @@ impl Scenario {
                     (Scope::Team | Scope::TeamTurn, toml::Value::Table(t)) => {
                         for (team, x) in t {
                             let tm = self.team(team, &format!("expect.vars.{name}"))?;
-                            let val =
-                                self.value(&mut rs, ty, x, &format!("expect.vars.{name}.{team}"))?;
+                            let what = format!("expect.vars.{name}.{team}");
+                            let val = self.value(rules, &mut syms, ty, x, &what)?;
                             out.push((
                                 format!("{name}[{team}]"),
                                 var.scope,
@@ -65,15 +65,28 @@ impl Scenario {
                         }
                     }
                     (_, x) => {
-                        let val = self.value(&mut rs, ty, x, &format!("expect.vars.{name}"))?;
+                        let what = format!("expect.vars.{name}");
+                        let val = self.value(rules, &mut syms, ty, x, &what)?;
                         out.push((name.clone(), var.scope, var.idx, None, val));
                     }
                 }
             }
             out
         };
-        let stop_sym = self.run.stop_at.as_ref().map(|k| rs.intern(k));
-        let rs = &rs;
+        let stop_sym = self.run.stop_at.as_ref().map(|k| syms.intern(k));
+        // The match runs under the rules themselves, or under a copy of them that holds the
+        // strings the scenario names and the rules do not.
+        let extended;
+        let rs = if syms.added().is_empty() {
+            rules
+        } else {
+            let mut copy = rules.clone();
+            for s in syms.added() {
+                copy.intern(s);
+            }
+            extended = copy;
+            &extended
+        };
         let mut m = Game::new(rs, 0, Box::new(dice), Box::new(home), Box::new(away)).with_log();
         // `expect.offered` compares the options of a decision: the log must keep them.
         m.m.record_options = true;

@@ -14,56 +14,15 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Ruleset;
-use super::diag::{Diagnostic, LoadErrors, SourceFile};
-use super::raw::RawHead;
 use crate::files::{FileKind, read_text, size_text};
 use crate::limits::{MAX_INCLUDES, MAX_LAYERS, MAX_RULESET_BYTES};
+use crate::ruleset::diag::{Diagnostic, LoadErrors, SourceFile};
+use crate::ruleset::raw::RawHead;
 
 /// The editions a program has built in, by name (and the fragments they include, by
 /// their path relative to the edition's file): its path as shown in messages and its
 /// text. An `extends` naming one of them always means that one.
 pub type EditionLookup<'a> = &'a dyn Fn(&str) -> Option<(PathBuf, String)>;
-
-/// Loads and checks a ruleset file. An `extends` names a path (relative to the file) or
-/// an edition, looked up as `NAME.toml` next to the file and in the folders above it
-/// (no edition is built in).
-pub fn load_file(path: &Path) -> Result<Ruleset, LoadErrors> {
-    load_file_with(path, &|_| None)
-}
-
-/// [`load_file`], with the editions a program has built in.
-pub fn load_file_with(path: &Path, editions: EditionLookup<'_>) -> Result<Ruleset, LoadErrors> {
-    load_file_options(path, editions, &[])
-}
-
-/// Match options from the environment variable `FUBA_OPTIONS` (`name=value` pairs
-/// separated by commas, as `--option` takes them one at a time), for the benchmarks and
-/// profilers that load a ruleset file without the command line.
-pub fn options_from_env() -> Vec<(String, String)> {
-    std::env::var("FUBA_OPTIONS")
-        .unwrap_or_default()
-        .split(',')
-        .filter_map(|kv| kv.split_once('='))
-        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-        .collect()
-}
-
-/// [`load_file_with`], with match options set: `(name, value)` pairs as a player writes
-/// them (`weather`, `off`).
-pub fn load_file_options(
-    path: &Path,
-    editions: EditionLookup<'_>,
-    options: &[(String, String)],
-) -> Result<Ruleset, LoadErrors> {
-    let text = read_text(path, FileKind::Ruleset).map_err(|e| {
-        LoadErrors(vec![Diagnostic::error(format!(
-            "cannot read ruleset `{}`: {e}",
-            path.display()
-        ))])
-    })?;
-    super::load_str_options(path, &text, editions, options)
-}
 
 /// Whether an `extends` value is a path rather than an edition name.
 fn is_path(name: &str) -> bool {
@@ -191,7 +150,7 @@ pub(super) fn layers(
                 return Err(LoadErrors(vec![
                     Diagnostic::error(format!(
                         "the included file `{}` may not itself extend or include",
-                        super::diag::shown(&ip)
+                        crate::ruleset::diag::shown(&ip)
                     ))
                     .at(&here, at),
                 ]));
@@ -230,7 +189,7 @@ pub(super) fn layers(
             return Err(LoadErrors(vec![
                 Diagnostic::error(format!(
                     "`extends` goes round in a circle through `{}`",
-                    super::diag::shown(&pp)
+                    crate::ruleset::diag::shown(&pp)
                 ))
                 .at(&here, at),
             ]));

@@ -5,9 +5,9 @@
 
 use toml::Spanned;
 
-use super::diag::{Diagnostic, SourceFile};
-use super::raw::{RawMatch, RawOption};
-use crate::limits::{MAX_HALVES, MAX_PIECES, MAX_TURNS_PER_HALF};
+use crate::limits::{DEFAULT_TURNS_PER_HALF, MAX_HALVES, MAX_PIECES, MAX_TURNS_PER_HALF};
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::raw::{RawMatch, RawOption};
 use crate::value::{Ty, Value};
 
 /// The numbers of `[match]`, checked (an error leaves a usable value, so the rest of the
@@ -70,7 +70,7 @@ pub(super) fn match_numbers(
     let turns = within(
         "max_turns_per_half",
         m.max_turns_per_half.as_ref(),
-        500,
+        DEFAULT_TURNS_PER_HALF,
         (1, MAX_TURNS_PER_HALF, "MAX_TURNS_PER_HALF"),
         file,
         errors,

@@ -8,14 +8,14 @@
 //! event is emitted, so it costs nothing in matches of rulesets without one and means the
 //! same under any ruleset that emits the same event ([`Ruleset::adopt_figures`]).
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in compile.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
-use super::diag::Diagnostic;
-use super::raw::{RawEventFigure, RawFigure, RawRuleset};
-use super::{Breakdown, Figure, FigureTest, Ruleset, Unit};
 use crate::compile::{Compiler, ProcResolver};
 use crate::ir::Stmt;
+use crate::ruleset::diag::Diagnostic;
+use crate::ruleset::model::{Breakdown, Figure, FigureTest, Ruleset, Unit};
+use crate::ruleset::raw::{RawEventFigure, RawFigure, RawRuleset};
 use crate::value::{Sym, Ty};
 use crate::vm::Counters;
 

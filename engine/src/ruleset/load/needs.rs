@@ -13,29 +13,10 @@
 //! why = "4.5.1: the new ball value is a die roll, 1 to 6"
 //! ```
 
-use serde::Deserialize;
 use toml::Spanned;
 
-use super::diag::{Diagnostic, SourceFile};
-use super::raw::RawMatch;
-
-/// `[match.needs.KEY]`: bounds on a number of `[match]` and why the rules need them.
-#[derive(Debug, Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-pub struct RawNeed {
-    /// The number may not be lower (`halves`, `max_turns_per_half`, `pieces`,
-    /// `count_cap`).
-    #[serde(default)]
-    pub at_least: Option<Spanned<i64>>,
-    /// The number may not be higher.
-    #[serde(default)]
-    pub at_most: Option<Spanned<i64>>,
-    /// `ball_values` must include this range.
-    #[serde(default)]
-    pub covers: Option<Spanned<[i64; 2]>>,
-    /// Why the rules need it: the rule and what it does with the number.
-    pub why: Spanned<String>,
-}
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::raw::{RawMatch, RawNeed};
 
 /// The integer keys of `[match]` a need may bound.
 const NUMBERS: [&str; 4] = ["halves", "max_turns_per_half", "pieces", "count_cap"];

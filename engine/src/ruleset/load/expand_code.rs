@@ -2,7 +2,7 @@
 //! loops, quantifiers, `match` arms and `choose` options over a collection, and resolves
 //! look-ups, fields and per-team state of entries.
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in load.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 use fuba_grammar::ast::*;

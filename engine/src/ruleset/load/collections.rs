@@ -6,7 +6,7 @@
 //! (constants, `match`es over the entry names, unrolled loops), so nothing of a collection
 //! reaches the compiled code. docs/ruleset-format.md, "Collections", describes the format.
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in load.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 use std::collections::{HashMap, HashSet};
@@ -14,8 +14,8 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use toml::Spanned;
 
-use super::diag::{Diagnostic, SourceFile};
-use super::raw::{RawEntry, RawRuleset, RawTrigger};
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::raw::{RawEntry, RawRuleset, RawTrigger};
 
 /// The keys of an entry that make its trigger rather than fields.
 const TRIGGER_KEYS: [&str; 4] = ["hook", "when", "do", "section"];

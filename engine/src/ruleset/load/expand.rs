@@ -14,13 +14,13 @@
 //! - `size(C)` is the number of entries; a string literal given to a parameter of type
 //!   `C` must name an entry.
 
-// A diagnostic is large, but it only travels while a ruleset loads (as in load.rs).
+// A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
 use fuba_grammar::ast::*;
 
 use super::collections::{Collections, FieldTy, Lit};
-use super::diag::{Diagnostic, SourceFile};
+use crate::ruleset::diag::{Diagnostic, SourceFile};
 
 pub(super) type R<T> = Result<T, Diagnostic>;
 

@@ -1,0 +1,249 @@
+//! Code in a ruleset: where a piece of code starts in the file, its parse errors, its
+//! parameter lists, and the [`Resolver`] that compiles procedures and tables on first use.
+
+// A diagnostic is large, but it only travels while a ruleset loads.
+#![allow(clippy::result_large_err)]
+
+use fuba_grammar::ast;
+
+use crate::compile::{Compiler, ProcResolver};
+use crate::limits::{COMPILE_STACK_GROWTH, COMPILE_STACK_RED_ZONE};
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::Ruleset;
+use crate::value::Ty;
+
+use super::collections::Collections;
+
+/// Offset of a code string's first character, from the span of its TOML value.
+pub(super) fn code_offset(file: &SourceFile, span: std::ops::Range<usize>) -> usize {
+    let t = &file.text[span.start.min(file.text.len())..];
+    let skip = if t.starts_with("'''") || t.starts_with("\"\"\"") {
+        3 + if t[3..].starts_with("\r\n") {
+            2
+        } else if t[3..].starts_with('\n') {
+            1
+        } else {
+            0
+        }
+    } else {
+        1
+    };
+    span.start + skip
+}
+
+/// The span of a TOML value, as the diagnostics take it.
+pub(super) fn value_span<T>(s: &toml::Spanned<T>) -> (usize, usize) {
+    (s.span().start, s.span().end)
+}
+
+/// A parse error of the code of `rule`, whose text starts at `base` in the file.
+pub(super) fn parse_error(
+    file: &SourceFile,
+    base: usize,
+    rule: &str,
+    e: fuba_grammar::ParseError,
+) -> Diagnostic {
+    let s = e.span();
+    let d = Diagnostic::error(format!("in rule: {e}"))
+        .at(file, (base + s.start, base + s.end.max(s.start + 1)))
+        .in_rule(rule);
+    match e {
+        fuba_grammar::ParseError::TooDeep { .. } => {
+            d.hint("split the rule into smaller procedures")
+        }
+        _ => d.hint("see docs/effect-language.md for the language"),
+    }
+}
+
+/// Parsed code waiting to be compiled.
+pub(super) struct Pending {
+    /// The code, its collections expanded.
+    pub body: ast::Block,
+    /// Where its text starts in the file.
+    pub offset: usize,
+    /// Its code unit.
+    pub unit: u32,
+}
+
+/// How far the compiling of a procedure or a table has come.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum State {
+    /// Parsed, not compiled yet.
+    Waiting,
+    /// Being compiled (reaching it again is a cycle).
+    Compiling,
+    /// Compiled.
+    Done,
+    /// Its code has an error.
+    Failed,
+}
+
+/// Compiles procedures and tables on first use, so that a call knows the type of what it
+/// calls; finds a procedure or table that reaches itself.
+#[derive(Default)]
+pub(super) struct Resolver {
+    /// The code of each procedure, until it is compiled.
+    pub procs: Vec<Option<Pending>>,
+    /// How far each procedure has come.
+    pub proc_state: Vec<State>,
+    /// The code of each row of each table, until the table is compiled.
+    pub tables: Vec<Vec<Option<Pending>>>,
+    /// How far each table has come.
+    pub table_state: Vec<State>,
+    /// The errors found while compiling.
+    pub errors: Vec<Diagnostic>,
+    /// The procedures and tables being compiled, outermost first.
+    stack: Vec<String>,
+}
+
+impl ProcResolver for Resolver {
+    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>> {
+        let idx = rs.procedure(name)? as usize;
+        Some(match self.proc_state[idx] {
+            State::Done => Ok((idx as u16, rs.procs[idx].ret)),
+            State::Failed => Ok((idx as u16, Ty::Any)),
+            State::Compiling => Err(Diagnostic::error(format!(
+                "procedure `{name}` reaches itself ({} -> {name}); the language has no recursion",
+                self.stack.join(" -> ")
+            ))),
+            State::Waiting => {
+                self.compile_proc(rs, idx);
+                Ok((idx as u16, rs.procs[idx].ret))
+            }
+        })
+    }
+
+    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>> {
+        let idx = rs.table(name)? as usize;
+        Some(match self.table_state[idx] {
+            State::Done | State::Failed => Ok((idx as u16, rs.tables[idx].ty)),
+            State::Compiling => Err(Diagnostic::error(format!(
+                "table `{name}` reaches itself ({} -> {name})",
+                self.stack.join(" -> ")
+            ))),
+            State::Waiting => {
+                self.compile_table(rs, idx);
+                Ok((idx as u16, rs.tables[idx].ty))
+            }
+        })
+    }
+
+    fn also_error(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+    }
+}
+
+impl Resolver {
+    /// Compiles procedure `idx`.
+    fn compile_proc(&mut self, rs: &mut Ruleset, idx: usize) {
+        let Some(p) = self.procs[idx].take() else {
+            return;
+        };
+        self.proc_state[idx] = State::Compiling;
+        self.stack.push(rs.procs[idx].name.clone());
+        let params = rs.procs[idx].params.clone();
+        // A procedure compiles the procedures it calls first, so compiling nests as deep as
+        // the longest chain of calls: grow the host stack on demand.
+        let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
+            let mut c = Compiler::new(rs, p.unit, p.offset, self);
+            for (n, t) in &params {
+                c.declare(n, *t);
+            }
+            c.body(&p.body)
+        });
+        self.stack.pop();
+        match result {
+            Ok((code, ty)) => {
+                rs.procs[idx].code = code;
+                rs.procs[idx].ret = ty;
+                self.proc_state[idx] = State::Done;
+            }
+            Err(d) => {
+                self.errors.push(d);
+                self.proc_state[idx] = State::Failed;
+            }
+        }
+    }
+
+    /// Compiles table `idx`, every row.
+    fn compile_table(&mut self, rs: &mut Ruleset, idx: usize) {
+        self.table_state[idx] = State::Compiling;
+        self.stack.push(format!("tables.{}", rs.tables[idx].name));
+        let rows = std::mem::take(&mut self.tables[idx]);
+        let mut ty: Option<Ty> = None;
+        let mut failed = false;
+        for (ri, p) in rows.into_iter().enumerate() {
+            let Some(p) = p else { continue };
+            let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
+                Compiler::new(rs, p.unit, p.offset, self).body(&p.body)
+            });
+            match result {
+                Ok((code, t)) => {
+                    rs.tables[idx].rows[ri].code = code;
+                    ty = Some(match ty {
+                        None => t,
+                        Some(x) if x == t => x,
+                        Some(_) => Ty::Any,
+                    });
+                }
+                Err(d) => {
+                    self.errors.push(d);
+                    failed = true;
+                }
+            }
+        }
+        self.stack.pop();
+        rs.tables[idx].ty = ty.unwrap_or(Ty::None);
+        self.table_state[idx] = if failed { State::Failed } else { State::Done };
+    }
+
+    /// Compiles every procedure and table not reached yet.
+    pub(super) fn compile_waiting(&mut self, rs: &mut Ruleset) {
+        for i in 0..rs.procs.len() {
+            if self.proc_state[i] == State::Waiting {
+                self.compile_proc(rs, i);
+            }
+        }
+        for i in 0..rs.tables.len() {
+            if self.table_state[i] == State::Waiting {
+                self.compile_table(rs, i);
+            }
+        }
+    }
+}
+
+/// A parameter list (`team: team, n: int`) of `rule`: names and types.
+pub(super) fn parse_param_list(
+    file: &SourceFile,
+    s: &toml::Spanned<String>,
+    rule: &str,
+    errors: &mut Vec<Diagnostic>,
+    colls: &Collections,
+) -> Vec<(String, Ty)> {
+    let offset = code_offset(file, s.span());
+    match fuba_grammar::parse_params(s.get_ref()) {
+        Ok(ps) => ps
+            .into_iter()
+            .map(|p| match Ty::from_name(&p.ty.name)
+                // An entry of a collection is its name.
+                .or_else(|| colls.get(&p.ty.name).map(|_| Ty::Str))
+            {
+                Some(t) => (p.name.name, t),
+                None => {
+                    errors.push(
+                        Diagnostic::error(format!("unknown type `{}`", p.ty.name))
+                            .at(file, (offset + p.ty.span.start, offset + p.ty.span.end))
+                            .in_rule(rule)
+                            .hint("types are int, bool, str, team, area, areas, dice, move, moves, list"),
+                    );
+                    // Keep the parameter (of any type) so its uses raise no further errors.
+                    (p.name.name, Ty::Any)
+                }
+            })
+            .collect(),
+        Err(e) => {
+            errors.push(parse_error(file, offset, rule, e));
+            Vec::new()
+        }
+    }
+}

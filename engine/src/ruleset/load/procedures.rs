@@ -1,0 +1,64 @@
+//! `[procedures]`: each procedure declared, its body parsed and expanded; compiled later,
+//! on first use, by the [`Resolver`].
+
+use crate::ir::Code;
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::{Procedure, Ruleset, Unit};
+use crate::ruleset::raw::RawRuleset;
+use crate::value::Ty;
+
+use super::code::{Pending, Resolver, State, code_offset, parse_error, parse_param_list};
+use super::collections::Collections;
+use super::expand::Expander;
+
+/// Declares every procedure, its code waiting in `resolver`.
+pub(super) fn declare(
+    rs: &mut Ruleset,
+    raw: &RawRuleset,
+    file: &SourceFile,
+    colls: &mut Collections,
+    resolver: &mut Resolver,
+    errors: &mut Vec<Diagnostic>,
+) {
+    for (name, p) in &raw.procedures {
+        let rule = format!("procedures.{name}");
+        let params = match &p.params {
+            None => Vec::new(),
+            Some(s) => parse_param_list(file, s, &rule, errors, colls),
+        };
+        let unit = rs.units.len() as u32;
+        rs.units.push(Unit {
+            rule: rule.clone(),
+            section: p.section.clone(),
+        });
+        let offset = code_offset(file, p.body.span());
+        let typed = colls.params_of(name).map(<[_]>::to_vec).unwrap_or_default();
+        let mut x = Expander::new(colls, file, offset, &rule, &typed);
+        let pending = match fuba_grammar::parse_body(p.body.get_ref()).map(|b| x.body(b)) {
+            Ok(Ok(body)) => Some(Pending { body, offset, unit }),
+            Ok(Err(d)) => {
+                errors.push(d);
+                None
+            }
+            Err(e) => {
+                errors.push(parse_error(file, offset, &rule, e));
+                None
+            }
+        };
+        resolver.proc_state.push(if pending.is_some() {
+            State::Waiting
+        } else {
+            State::Failed
+        });
+        resolver.procs.push(pending);
+        rs.procs.push(Procedure {
+            name: name.clone(),
+            section: p.section.clone(),
+            params,
+            ret: Ty::Any,
+            code: Code::default(),
+            unit,
+            pure: false,
+        });
+    }
+}

@@ -1,0 +1,214 @@
+//! `[tables]`: each table's key domain, its rows' keys checked to cover every result of
+//! the dice once, the rows' code parsed and expanded; compiled later by the [`Resolver`].
+
+use std::collections::HashMap;
+
+use crate::ir::Code;
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::{Domain, Row, Ruleset, Table, Unit};
+use crate::ruleset::raw::RawRuleset;
+use crate::value::Ty;
+
+use super::code::{Pending, Resolver, State, code_offset, parse_error, value_span};
+use super::collections::Collections;
+use super::expand::Expander;
+
+/// Declares every table, its rows' code waiting in `resolver`.
+pub(super) fn declare(
+    rs: &mut Ruleset,
+    raw: &RawRuleset,
+    file: &SourceFile,
+    colls: &mut Collections,
+    resolver: &mut Resolver,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let at = |span: (usize, usize)| (span.0, span.1);
+    for (name, t) in &raw.tables {
+        let rule = format!("tables.{name}");
+        let header = format!("[tables.{name}]");
+        let header_span = file
+            .text
+            .find(&header)
+            .map_or((0, 0), |o| (o, o + header.len()));
+        let dice_span = t.dice.as_ref().map_or(header_span, value_span);
+        let domain = match t.dice.as_ref().map(|d| d.get_ref().as_str()) {
+            Some("d6") => Domain::D6,
+            Some("2d6") => Domain::TwoD6,
+            Some("d66") => Domain::D66,
+            Some("labels") => Domain::Labels,
+            other => {
+                let msg = match other {
+                    Some(o) => format!("table `{name}`: unknown key domain `{o}`"),
+                    None => format!("table `{name}`: its key domain is missing (dice = ...)"),
+                };
+                errors.push(
+                    Diagnostic::error(msg)
+                        .at(file, dice_span)
+                        .hint("use \"d6\", \"2d6\", \"d66\" (a pair of dice) or \"labels\""),
+                );
+                Domain::Labels
+            }
+        };
+        let n_slots = match domain {
+            Domain::D6 => 6,
+            Domain::TwoD6 => 11,
+            Domain::D66 => 36,
+            Domain::Labels => 0,
+        };
+        let mut table = Table {
+            name: name.clone(),
+            section: t.section.clone(),
+            domain,
+            rows: Vec::new(),
+            slots: vec![u16::MAX; n_slots],
+            labels: HashMap::new(),
+            ty: Ty::Any,
+        };
+        let mut pend = Vec::new();
+        for (key, row) in &t.rows {
+            let ri = table.rows.len() as u16;
+            let row_rule = format!("{rule}[{key}]");
+            let key_at = file
+                .find_key(&format!("tables.{name}.rows"), key)
+                .map_or(value_span(row), |o| (o, o + key.len() + 2));
+            if domain == Domain::Labels {
+                let sym = rs.intern(key);
+                table.labels.insert(sym, ri);
+            } else {
+                match key_slots(domain, key) {
+                    Ok(slots) => {
+                        for s in slots {
+                            if table.slots[s] != u16::MAX {
+                                // The row being read is not among the rows yet: a key that
+                                // names one result twice (`3,3`) meets itself.
+                                let message = match table.rows.get(table.slots[s] as usize) {
+                                    Some(r) => format!(
+                                        "table `{name}`: key `{key}` covers a result that row `{}` already covers",
+                                        r.key
+                                    ),
+                                    None => {
+                                        format!("table `{name}`: key `{key}` covers a result twice")
+                                    }
+                                };
+                                errors.push(
+                                    Diagnostic::error(message)
+                                        .at(file, at(key_at))
+                                        .in_rule(row_rule.clone()),
+                                );
+                            }
+                            table.slots[s] = ri;
+                        }
+                    }
+                    Err(m) => errors.push(
+                        Diagnostic::error(format!("table `{name}`: {m}"))
+                            .at(file, at(key_at))
+                            .in_rule(row_rule.clone()),
+                    ),
+                }
+            }
+            let unit = rs.units.len() as u32;
+            rs.units.push(Unit {
+                rule: row_rule.clone(),
+                section: t.section.clone(),
+            });
+            let r = row.get_ref();
+            let offset = code_offset(file, r.body.span());
+            let mut x = Expander::new(colls, file, offset, &row_rule, &[]);
+            pend.push(
+                match fuba_grammar::parse_body(r.body.get_ref()).map(|b| x.body(b)) {
+                    Ok(Ok(body)) => Some(Pending { body, offset, unit }),
+                    Ok(Err(d)) => {
+                        errors.push(d);
+                        None
+                    }
+                    Err(e) => {
+                        errors.push(parse_error(file, offset, &row_rule, e));
+                        None
+                    }
+                },
+            );
+            table.rows.push(Row {
+                key: key.clone(),
+                label: r.label.clone(),
+                code: Code::default(),
+                unit,
+            });
+        }
+        if domain != Domain::Labels {
+            let missing: Vec<String> = table
+                .slots
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| **r == u16::MAX)
+                .map(|(s, _)| match domain {
+                    Domain::D6 => (s + 1).to_string(),
+                    Domain::TwoD6 => (s + 2).to_string(),
+                    _ => format!("{}-{}", s / 6 + 1, s % 6 + 1),
+                })
+                .collect();
+            if !missing.is_empty() {
+                let span = file
+                    .find_key("tables", name)
+                    .map_or(dice_span, |o| (o, o + name.len()));
+                let header = format!("[tables.{name}]");
+                let span = file
+                    .text
+                    .find(&header)
+                    .map_or(span, |o| (o, o + header.len()));
+                errors.push(
+                    Diagnostic::error(format!("table `{name}` does not cover every result of {}: missing {}", domain.name(), missing.join(", ")))
+                        .at(file, span)
+                        .in_rule(rule.clone())
+                        .hint("every result of the dice must have exactly one row (use ranges like \"2..4\" or lists like \"1,6\")"),
+                );
+            }
+        }
+        resolver.table_state.push(State::Waiting);
+        resolver.tables.push(pend);
+        rs.tables.push(table);
+    }
+}
+
+/// Parses a table key into the domain slots it covers.
+fn key_slots(domain: Domain, key: &str) -> Result<Vec<usize>, String> {
+    let mut out = Vec::new();
+    for part in key.split(',').map(str::trim) {
+        match domain {
+            Domain::D6 | Domain::TwoD6 => {
+                let (lo, hi) = match part.split_once("..") {
+                    Some((a, b)) => (a.trim().parse::<i64>(), b.trim().parse::<i64>()),
+                    None => (part.parse::<i64>(), part.parse::<i64>()),
+                };
+                let (Ok(lo), Ok(hi)) = (lo, hi) else {
+                    return Err(format!("`{part}` is not a result or a range like `2..4`"));
+                };
+                let (min, max) = if domain == Domain::D6 {
+                    (1, 6)
+                } else {
+                    (2, 12)
+                };
+                if lo > hi || lo < min || hi > max {
+                    return Err(format!(
+                        "`{part}` is outside the results of {} ({min} to {max})",
+                        domain.name()
+                    ));
+                }
+                out.extend((lo..=hi).map(|k| (k - min) as usize));
+            }
+            Domain::D66 => {
+                let Some((a, b)) = part.split_once('-') else {
+                    return Err(format!("`{part}` is not a pair of dice like `5-5`"));
+                };
+                let (Ok(a), Ok(b)) = (a.trim().parse::<usize>(), b.trim().parse::<usize>()) else {
+                    return Err(format!("`{part}` is not a pair of dice like `5-5`"));
+                };
+                if !(1..=6).contains(&a) || !(1..=6).contains(&b) {
+                    return Err(format!("`{part}`: each die shows 1 to 6"));
+                }
+                out.push((a - 1) * 6 + (b - 1));
+            }
+            Domain::Labels => return Err("a labels table has no dice keys".into()),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,107 @@
+//! `[triggers]`: each trigger attached to its hook, its condition and body compiled with
+//! the hook's parameters.
+
+// A diagnostic is large, but it only travels while a ruleset loads.
+#![allow(clippy::result_large_err)]
+
+use crate::compile::Compiler;
+use crate::ruleset::diag::{Diagnostic, SourceFile};
+use crate::ruleset::model::{Ruleset, Trigger, Unit};
+use crate::ruleset::raw::RawRuleset;
+
+use super::code::{Resolver, code_offset, parse_error, value_span};
+use super::collections::Collections;
+use super::expand::Expander;
+
+/// Compiles every trigger and attaches it to its hook.
+pub(super) fn build(
+    rs: &mut Ruleset,
+    raw: &RawRuleset,
+    file: &SourceFile,
+    colls: &mut Collections,
+    resolver: &mut Resolver,
+    errors: &mut Vec<Diagnostic>,
+) {
+    for (name, t) in &raw.triggers {
+        let rule = format!("triggers.{name}");
+        let Some(h) = rs.hooks.iter().position(|h| h.name == *t.hook.get_ref()) else {
+            errors.push(
+                Diagnostic::error(format!("trigger `{name}`: unknown hook `{}`", t.hook.get_ref()))
+                    .at(file, value_span(&t.hook))
+                    .hint("declare the hook under [hooks.NAME] and reach it with `hook NAME(...)` in a procedure"),
+            );
+            continue;
+        };
+        let unit = rs.units.len() as u32;
+        rs.units.push(Unit {
+            rule: rule.clone(),
+            section: t.section.clone(),
+        });
+        let params = rs.hooks[h].params.clone();
+        let when = match &t.when {
+            None => None,
+            Some(w) => {
+                let offset = code_offset(file, w.span());
+                let mut x = Expander::new(colls, file, offset, &rule, &[]);
+                match fuba_grammar::parse_expression(w.get_ref()).map(|e| x.expression(e)) {
+                    Ok(Err(d)) => {
+                        errors.push(d);
+                        continue;
+                    }
+                    Ok(Ok(e)) => {
+                        let mut c = Compiler::new(rs, unit, offset, resolver);
+                        for (n, ty) in &params {
+                            c.declare(n, *ty);
+                        }
+                        match c.condition(&e) {
+                            Ok(code) => Some(code),
+                            Err(d) => {
+                                errors.push(d);
+                                continue;
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        errors.push(parse_error(file, offset, &rule, e));
+                        continue;
+                    }
+                }
+            }
+        };
+        let offset = code_offset(file, t.body.span());
+        let mut x = Expander::new(colls, file, offset, &rule, &[]);
+        let code = match fuba_grammar::parse_body(t.body.get_ref()).map(|b| x.body(b)) {
+            Ok(Err(d)) => {
+                errors.push(d);
+                continue;
+            }
+            Ok(Ok(b)) => {
+                let mut c = Compiler::new(rs, unit, offset, resolver);
+                for (n, ty) in &params {
+                    c.declare(n, *ty);
+                }
+                match c.body(&b) {
+                    Ok((code, _)) => code,
+                    Err(d) => {
+                        errors.push(d);
+                        continue;
+                    }
+                }
+            }
+            Err(e) => {
+                errors.push(parse_error(file, offset, &rule, e));
+                continue;
+            }
+        };
+        let ti = rs.triggers.len() as u16;
+        rs.triggers.push(Trigger {
+            name: name.clone(),
+            hook: h as u16,
+            section: t.section.clone(),
+            when,
+            code,
+            unit,
+        });
+        rs.hooks[h].triggers.push(ti);
+    }
+}
