@@ -27,7 +27,8 @@ use clap::Args;
 use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
 
-use crate::simulate::{self, Plan, StatsFormat};
+use crate::batch::{self, Plan};
+use crate::render::{self, StatsFormat};
 use crate::stats::balance::{self, Quantile};
 use crate::stats::paired::{Paired, Twins};
 use crate::stats::{self, Batch, Figure, Kind, Tally};
@@ -349,7 +350,7 @@ fn share_figures(rulesets: &mut [Ruleset]) -> CliResult {
 
 /// Runs `fuba compare`.
 pub fn run(a: CompareArgs) -> CliResult {
-    simulate::machine_players(a.home, a.away)?;
+    batch::machine_players(a.home, a.away)?;
     crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
     let mut rulesets = a
         .rules
@@ -384,11 +385,11 @@ pub fn run(a: CompareArgs) -> CliResult {
             shards: vec![1],
             options: crate::stats::options_set(rs),
         };
-        let played = simulate::play_batch(rs, batch, &plan)?;
+        let played = batch::play_batch(rs, batch, &plan)?;
         if played.stopped {
-            return Err(simulate::stop::every_match_failed(&played.tally, rules));
+            return Err(batch::stop::every_match_failed(&played.tally, rules));
         }
-        simulate::failures(&played.tally, name).or_else(|e| match e {
+        batch::failures(&played.tally, name).or_else(|e| match e {
             // Failed matches are reported; the comparison of the others still prints.
             CliError::Failure(m) => {
                 note!("warning: {name}: {m}");
@@ -401,7 +402,7 @@ pub fn run(a: CompareArgs) -> CliResult {
     let rows = compare(&names, &tallies);
     let pairing = pairing(&tallies);
     let text = table(&names, &tallies, &rows);
-    let mut w = simulate::output(a.out.as_ref())?;
+    let mut w = render::output(a.out.as_ref())?;
     match a.format {
         StatsFormat::Table => write!(w, "{text}")?,
         StatsFormat::Json => {
@@ -506,9 +507,9 @@ pub fn run(a: CompareArgs) -> CliResult {
     }
     w.flush()?;
     if let Some(path) = &a.report {
-        let rrows: Vec<crate::report::CompareRow<'_>> = rows
+        let rrows: Vec<render::html::CompareRow<'_>> = rows
             .iter()
-            .map(|r| crate::report::CompareRow {
+            .map(|r| render::html::CompareRow {
                 figures: r.values.iter().collect(),
                 adjusted: std::iter::once(None)
                     .chain(r.differences.iter().map(|d| d.reported().0))
@@ -516,7 +517,7 @@ pub fn run(a: CompareArgs) -> CliResult {
             })
             .collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        crate::report::write_comparison(path, &refs, &tallies, &rrows, &text)?;
+        render::html::write_comparison(path, &refs, &tallies, &rrows, &text)?;
     }
     Ok(())
 }
@@ -546,7 +547,7 @@ mod tests {
             progress: false,
             per_match,
         };
-        simulate::play_batch(rs, b, &plan).expect("played").tally
+        batch::play_batch(rs, b, &plan).expect("played").tally
     }
 
     /// Batches that do not pair (per-match values not kept, other seeds) are compared as

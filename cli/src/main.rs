@@ -20,6 +20,7 @@ macro_rules! note_raw {
 }
 
 mod agents;
+mod batch;
 mod compare;
 mod editions;
 mod explain;
@@ -28,8 +29,8 @@ mod merge;
 mod odds;
 mod outputs;
 mod play;
+mod render;
 mod replay;
-mod report;
 mod rules;
 mod scenario;
 mod simulate;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::simulate::{self, StatsFormat};
+use crate::render::{self, StatsFormat};
 use crate::stats::Tally;
 use crate::{CliError, CliResult};
 
@@ -78,9 +78,9 @@ pub fn run(a: MergeArgs) -> CliResult {
             missing.join(", ")
         );
     }
-    simulate::emit(&total, None, a.format, a.out.as_ref(), a.coverage)?;
+    render::emit(&total, None, a.format, a.out.as_ref(), a.coverage)?;
     if let Some(path) = &a.report {
-        crate::report::write_simulation(path, &total)?;
+        render::html::write_simulation(path, &total)?;
     }
-    simulate::failures(&total, &total.batch.ruleset.clone())
+    crate::batch::failures(&total, &total.batch.ruleset.clone())
 }

@@ -302,7 +302,8 @@ fn batch_line(t: &Tally) -> String {
         b.seed,
         esc(&b.home),
         esc(&b.away),
-        crate::simulate::shard_text(b).map_or_else(String::new, |s| format!(", shard {}", esc(&s)))
+        b.shard_text()
+            .map_or_else(String::new, |s| format!(", shard {}", esc(&s)))
     )
 }
 
