@@ -21,18 +21,17 @@
 //! step-down method, the paired and the unpaired tests each on their own; `*` marks an
 //! adjusted p-value below 0.05.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
 
+use crate::args::{BatchArgs, FiguresOutArgs, JobsArgs, PlayersArgs};
 use crate::batch::{self, Plan};
 use crate::render::{self, StatsFormat};
 use crate::stats::balance::{self, Quantile};
 use crate::stats::paired::{Paired, Twins};
 use crate::stats::{self, Batch, Figure, Kind, Tally};
-use crate::{AgentKind, CliError, CliResult, seed_or_clock};
+use crate::{CliError, CliResult, seed_or_clock};
 
 mod table;
 
@@ -40,41 +39,29 @@ use table::{short_name, table};
 
 /// Options of `fuba compare`.
 #[derive(Args, Debug)]
+#[command(mut_arg("games", |a| a.help("Matches per ruleset").default_value("2000")))]
+#[command(mut_arg("seed", |a| a.help("The batch seed (the same for every ruleset). Default: from the clock")))]
+#[command(mut_arg("format", |a| a.help("How to print the comparison (csv: one line per figure and ruleset pair)")))]
+#[command(mut_arg("out", |a| a.help("Write the comparison to FILE instead of stdout")))]
+#[command(mut_arg("report", |a| a.help("Also write a self-contained HTML page with charts")))]
+#[command(mut_arg("jobs", |a| a.help("Threads to play on. Default: one per CPU")))]
 pub struct CompareArgs {
     /// Two or more rulesets: built-in edition names or ruleset files. The first is the
     /// baseline the others are compared with.
     #[arg(required = true, num_args = 2.., value_name = "EDITION|PATH")]
     pub rules: Vec<String>,
-    /// Matches per ruleset.
-    #[arg(long, short = 'n', value_name = "N", default_value_t = 2000)]
-    pub games: u64,
+    #[command(flatten)]
+    pub batch: BatchArgs,
     /// Set a match option for every ruleset compared (each must have it); repeatable:
     /// `--option skills=4 --option condition=on`.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    /// The batch seed (the same for every ruleset). Default: from the clock.
-    #[arg(long, short, value_name = "S")]
-    pub seed: Option<u64>,
-    /// Who plays the home team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub home: AgentKind,
-    /// Who plays the away team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub away: AgentKind,
-    /// How to print the comparison (csv: one line per figure and ruleset pair).
-    #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]
-    pub format: StatsFormat,
-    /// Write the comparison to FILE instead of stdout.
-    #[arg(long, short, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Also write a self-contained HTML page with charts.
-    #[arg(long, value_name = "FILE.html")]
-    pub report: Option<PathBuf>,
-    /// Threads to play on. Default: one per CPU.
-    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub players: PlayersArgs,
+    #[command(flatten)]
+    pub output: FiguresOutArgs,
+    #[command(flatten)]
+    pub jobs: JobsArgs,
 }
 
 /// A figure of one ruleset against the baseline. The fields are the unpaired test's;
@@ -350,24 +337,24 @@ fn share_figures(rulesets: &mut [Ruleset]) -> CliResult {
 
 /// Runs `fuba compare`.
 pub fn run(a: CompareArgs) -> CliResult {
-    batch::machine_players(a.home, a.away)?;
-    crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
+    batch::machine_players(a.players.home, a.players.away)?;
+    a.output.check()?;
     let mut rulesets = a
         .rules
         .iter()
         .map(|r| crate::editions::load_rules_with(r, &a.options))
         .collect::<Result<Vec<_>, _>>()?;
     share_figures(&mut rulesets)?;
-    let seed = seed_or_clock(a.seed);
+    let seed = seed_or_clock(a.batch.seed);
     let mut names: Vec<String> = a.rules.iter().map(|r| short_name(r)).collect();
     // Two files with the same stem: fall back to the arguments as given.
     if (1..names.len()).any(|i| names[..i].contains(&names[i])) {
         names = a.rules.clone();
     }
     let plan = Plan {
-        home: a.home,
-        away: a.away,
-        jobs: a.jobs,
+        home: a.players.home,
+        away: a.players.away,
+        jobs: a.jobs.jobs,
         progress: true,
         per_match: true,
     };
@@ -378,9 +365,9 @@ pub fn run(a: CompareArgs) -> CliResult {
             title: rs.title.clone(),
             fingerprint: rs.fingerprint.clone(),
             seed,
-            home: a.home.label(),
-            away: a.away.label(),
-            games: a.games,
+            home: a.players.home.label(),
+            away: a.players.away.label(),
+            games: a.batch.games,
             shard_count: 1,
             shards: vec![1],
             options: crate::stats::options_set(rs),
@@ -402,15 +389,15 @@ pub fn run(a: CompareArgs) -> CliResult {
     let rows = compare(&names, &tallies);
     let pairing = pairing(&tallies);
     let text = table(&names, &tallies, &rows);
-    let mut w = render::output(a.out.as_ref())?;
-    match a.format {
+    let mut w = render::output(a.output.out.as_ref())?;
+    match a.output.format {
         StatsFormat::Table => write!(w, "{text}")?,
         StatsFormat::Json => {
             let b = &tallies[0].batch;
             let j = Json {
                 schema: 1,
                 rulesets: &names,
-                games: a.games,
+                games: a.batch.games,
                 seed,
                 home: &b.home,
                 away: &b.away,
@@ -506,7 +493,7 @@ pub fn run(a: CompareArgs) -> CliResult {
         }
     }
     w.flush()?;
-    if let Some(path) = &a.report {
+    if let Some(path) = &a.output.report {
         let rrows: Vec<render::html::CompareRow<'_>> = rows
             .iter()
             .map(|r| render::html::CompareRow {

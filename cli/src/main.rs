@@ -20,6 +20,7 @@ macro_rules! note_raw {
 }
 
 mod agents;
+mod args;
 mod batch;
 mod compare;
 mod editions;
@@ -394,9 +395,9 @@ fn some_games(games: u64) -> Result<(), CliError> {
 fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Play(a) => play::run(a),
-        Command::Simulate(a) => some_games(a.games).and_then(|()| simulate::run(a)),
+        Command::Simulate(a) => some_games(a.batch.games).and_then(|()| simulate::run(a)),
         Command::Merge(a) => merge::run(a),
-        Command::Compare(a) => some_games(a.games).and_then(|()| compare::run(a)),
+        Command::Compare(a) => some_games(a.batch.games).and_then(|()| compare::run(a)),
         Command::Odds(a) => odds::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Scenario(a) => scenario::run(a),

@@ -5,96 +5,65 @@
 //! figures (see [`crate::stats`]). A batch can be split into shards (`--shard K/N`) whose
 //! JSON results `fuba merge` adds up into the whole batch's.
 
-use std::path::PathBuf;
-
 use clap::Args;
 
+use crate::args::{BatchArgs, CoverageArgs, FiguresOutArgs, JobsArgs, PlayersArgs, RulesetArgs};
 use crate::batch::{Plan, Shard, failures, machine_players, play_batch, stop};
-use crate::render::{StatsFormat, Timing, emit};
+use crate::render::{Timing, emit};
 use crate::stats::{self, Batch};
-use crate::{AgentKind, CliResult, seed_or_clock};
+use crate::{CliResult, seed_or_clock};
 
 /// Options of `fuba simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// The ruleset: a built-in edition name (original, 2015, 2024) or the path of a ruleset file.
-    #[arg(
-        long,
-        short,
-        value_name = "EDITION|PATH",
-        default_value = "original",
-        env = "FUBA_RULES"
-    )]
-    pub rules: String,
-    /// Set a match option of the ruleset (`fuba rules show RULES --options` lists them);
-    /// repeatable: `--option weather=off --option skills=4`.
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    pub options: Vec<String>,
-    /// How many matches to play (the whole batch, when split into shards).
-    #[arg(long, short = 'n', value_name = "N", default_value_t = 1000)]
-    pub games: u64,
-    /// The batch seed S; match i is played with seed splitmix64(splitmix64(S) XOR i).
-    /// Default: from the clock, printed to stderr.
-    #[arg(long, short, value_name = "S")]
-    pub seed: Option<u64>,
-    /// Who plays the home team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub home: AgentKind,
-    /// Who plays the away team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub away: AgentKind,
+    #[command(flatten)]
+    pub ruleset: RulesetArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    #[command(flatten)]
+    pub players: PlayersArgs,
     /// Play only slice K of N of the batch: the matches whose index i has i mod N = K-1.
     /// Give every shard the same --seed and --games; `fuba merge` adds the JSON results up.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
-    /// How to print the figures.
-    #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]
-    pub format: StatsFormat,
-    /// Write the figures to FILE instead of stdout.
-    #[arg(long, short, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Also write a self-contained HTML page with charts (goals, figures, rules coverage).
-    #[arg(long, value_name = "FILE.html")]
-    pub report: Option<PathBuf>,
-    /// List how often every table row, procedure, trigger and option ran (table format).
-    #[arg(long)]
-    pub coverage: bool,
-    /// Threads to play on. Default: one per CPU. The figures do not depend on it.
-    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub output: FiguresOutArgs,
+    #[command(flatten)]
+    pub coverage: CoverageArgs,
+    #[command(flatten)]
+    pub jobs: JobsArgs,
 }
 
 /// Runs `fuba simulate`.
 pub fn run(a: SimulateArgs) -> CliResult {
-    machine_players(a.home, a.away)?;
-    crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
-    let rs = crate::editions::load_rules_with(&a.rules, &a.options)?;
-    let seed = seed_or_clock(a.seed);
+    let (players, out) = (&a.players, &a.output);
+    machine_players(players.home, players.away)?;
+    out.check()?;
+    let rs = a.ruleset.load()?;
+    let seed = seed_or_clock(a.batch.seed);
     let shard = a.shard.unwrap_or(Shard { k: 1, n: 1 });
     let batch = Batch {
         ruleset: rs.name.clone(),
         title: rs.title.clone(),
         fingerprint: rs.fingerprint.clone(),
         seed,
-        home: a.home.label(),
-        away: a.away.label(),
-        games: a.games,
+        home: players.home.label(),
+        away: players.away.label(),
+        games: a.batch.games,
         shard_count: shard.n,
         shards: vec![shard.k],
         options: crate::stats::options_set(&rs),
     };
     let plan = Plan {
-        home: a.home,
-        away: a.away,
-        jobs: a.jobs,
+        home: players.home,
+        away: players.away,
+        jobs: a.jobs.jobs,
         progress: true,
         per_match: false,
     };
     let played = play_batch(&rs, batch, &plan)?;
     if played.stopped {
-        return Err(stop::every_match_failed(&played.tally, &a.rules));
+        return Err(stop::every_match_failed(&played.tally, &a.ruleset.rules));
     }
     let timing = Timing {
         seconds: stats::num(played.seconds),
@@ -104,12 +73,12 @@ pub fn run(a: SimulateArgs) -> CliResult {
     emit(
         &played.tally,
         Some(timing),
-        a.format,
-        a.out.as_ref(),
-        a.coverage,
+        out.format,
+        out.out.as_ref(),
+        a.coverage.coverage,
     )?;
-    if let Some(path) = &a.report {
+    if let Some(path) = &out.report {
         crate::render::html::write_simulation(path, &played.tally)?;
     }
-    failures(&played.tally, &a.rules)
+    failures(&played.tally, &a.ruleset.rules)
 }
