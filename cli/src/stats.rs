@@ -13,6 +13,7 @@
 
 pub mod balance;
 mod batch;
+pub mod conversion;
 mod dist;
 mod figures;
 pub mod paired;

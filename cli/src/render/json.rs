@@ -35,7 +35,9 @@ struct Report<'r> {
     away_goals_per_match: Stat,
     results: Results,
     balance: Balance,
-    shots_per_match: Option<Stat>,
+    /// The converted figure ([`stats::conversion`]) per match.
+    #[serde(rename = "shots_per_match")]
+    converted_per_match: Option<Stat>,
     conversion: Option<f64>,
     figures_per_match: IndexMap<&'r str, Stat>,
     turns_per_half: Vec<Stat>,
@@ -164,10 +166,8 @@ pub(super) fn to_json(t: &Tally, timing: Option<Timing>) -> io::Result<String> {
                 quantiles: balance::match_length(t),
             },
         },
-        shots_per_match: t
-            .figures
-            .get("shots")
-            .and_then(|m| stat(&figs, "figures.shots", m.sum)),
+        converted_per_match: (t.figures.get(stats::conversion::CONVERTED))
+            .and_then(|m| stat(&figs, &stats::conversion::figure_id(), m.sum)),
         conversion: figs
             .iter()
             .find(|f| f.id == "conversion")

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::tally::{Moments, Tally};
-use super::{Z95, balance, t_quantile_975};
+use super::{Z95, balance, conversion, t_quantile_975};
 
 /// What kind of figure, and so which interval and test it takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -130,8 +130,18 @@ pub(super) fn engine_label(id: &str) -> String {
     .to_string()
 }
 
+/// A figure of the ruleset's `[figures]` table: its mean per match.
+fn ruleset_figure(name: &str, m: &Moments) -> Figure {
+    mean_figure(
+        format!("figures.{name}"),
+        format!("{} per match", name.replace('_', " ")),
+        m,
+    )
+}
+
 /// The figures of a tally, in a fixed order: goals, results, the balance figures (home
-/// and kick-off advantage, match length), shots and conversion, possession, the
+/// and kick-off advantage, match length), the converted figure and its conversion into
+/// goals ([`conversion`]), possession, the
 /// ruleset's figures, turns and minutes per half, choices and dice.
 pub fn figures(t: &Tally) -> Vec<Figure> {
     let mut out = Vec::new();
@@ -151,12 +161,8 @@ pub fn figures(t: &Tally) -> Vec<Figure> {
         out.push(share_figure(id.into(), label.into(), t.results[i], n));
     }
     out.extend(balance::figures(t));
-    if let Some(s) = t.figures.get("shots") {
-        out.push(mean_figure(
-            "figures.shots".into(),
-            "shots per match".into(),
-            s,
-        ));
+    if let Some(s) = t.figures.get(conversion::CONVERTED) {
+        out.push(ruleset_figure(conversion::CONVERTED, s));
         out.push(conversion(t, &eng("goals"), s));
     }
     out.push(mean_figure(
@@ -165,12 +171,8 @@ pub fn figures(t: &Tally) -> Vec<Figure> {
         &eng("possession_changes"),
     ));
     for (name, m) in &t.figures {
-        if name != "shots" {
-            out.push(mean_figure(
-                format!("figures.{name}"),
-                format!("{} per match", name.replace('_', " ")),
-                m,
-            ));
+        if !conversion::is_converted(name) {
+            out.push(ruleset_figure(name, m));
         }
     }
     for (k, m) in &t.engine {
@@ -181,7 +183,8 @@ pub fn figures(t: &Tally) -> Vec<Figure> {
     out
 }
 
-/// Goals per shot: the ratio of the sums, with a delta-method interval.
+/// Goals per converted event: the ratio of the sums, with a delta-method interval. `g`
+/// is the goals' tally, `s` the converted figure's.
 fn conversion(t: &Tally, g: &Moments, s: &Moments) -> Figure {
     let n = g.n as f64;
     let r = if s.sum > 0 {
@@ -190,13 +193,13 @@ fn conversion(t: &Tally, g: &Moments, s: &Moments) -> Figure {
         f64::NAN
     };
     // Var(g - r s) per match; its mean is 0 by construction of r.
-    let ss = g.sumsq as f64 - 2.0 * r * t.goals_x_shots as f64 + r * r * s.sumsq as f64;
+    let ss = g.sumsq as f64 - 2.0 * r * t.goals_x_converted as f64 + r * r * s.sumsq as f64;
     let var = ss / (n - 1.0);
     let sbar = s.sum as f64 / n;
     let se = (var.max(0.0) / n).sqrt() / sbar;
     Figure {
         id: "conversion".into(),
-        label: "conversion (goals per shot)".into(),
+        label: conversion::LABEL.into(),
         kind: Kind::Ratio,
         n: g.n,
         value: num(r),

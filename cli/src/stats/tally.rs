@@ -10,9 +10,9 @@ use fuba_engine::vm::Counters;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::GOAL_BUCKETS;
 use super::batch::Batch;
 use super::paired::PerMatch;
+use super::{GOAL_BUCKETS, conversion};
 
 /// Count, sum and sum of squares of an integer per match, exactly.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,8 +91,10 @@ pub struct Tally {
     pub engine: IndexMap<String, Moments>,
     /// Per-match figures of the ruleset's [figures] table.
     pub figures: IndexMap<String, Moments>,
-    /// Sum over matches of goals × shots (for the conversion's interval).
-    pub goals_x_shots: i64,
+    /// Sum over matches of goals × the converted figure (for the conversion's interval,
+    /// [`super::conversion`]).
+    #[serde(rename = "goals_x_shots")]
+    pub goals_x_converted: i64,
     /// Matches stopped by the turn cap.
     pub runaways: u64,
     /// Every table row, procedure and trigger of the ruleset, by label, and how often it
@@ -197,7 +199,7 @@ impl Tally {
                 .iter()
                 .map(|f| (f.name.clone(), Moments::default()))
                 .collect(),
-            goals_x_shots: 0,
+            goals_x_converted: 0,
             runaways: 0,
             coverage: coverage_labels(rs)
                 .into_iter()
@@ -261,20 +263,20 @@ impl Tally {
         for ((_, m), x) in self.engine.iter_mut().zip(&row) {
             m.add(*x);
         }
-        let mut shots = None;
+        let mut converted = None;
         let figures = self.figures.iter_mut().zip(&rs.figures).enumerate();
         for (i, ((name, m), f)) in figures {
             let n = i64::from(f.count(i, c));
             m.add(n);
             row.push(n);
-            if name == "shots" {
-                shots = Some(n);
+            if conversion::is_converted(name) {
+                converted = Some(n);
             }
         }
         if let Some(pm) = &mut self.per_match {
             pm.push(index, row);
         }
-        self.goals_x_shots += goals * shots.unwrap_or(0);
+        self.goals_x_converted += goals * converted.unwrap_or(0);
         if o.ending == Ending::Runaway {
             self.runaways += 1;
         }
@@ -350,7 +352,7 @@ impl Tally {
         for ((_, a), (_, b)) in self.figures.iter_mut().zip(&o.figures) {
             a.merge(b);
         }
-        self.goals_x_shots += o.goals_x_shots;
+        self.goals_x_converted += o.goals_x_converted;
         self.runaways += o.runaways;
         for ((_, a), (_, b)) in self.coverage.iter_mut().zip(&o.coverage) {
             *a += b;
