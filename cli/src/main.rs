@@ -22,6 +22,7 @@ macro_rules! note_raw {
 mod agents;
 mod args;
 mod batch;
+mod board;
 mod compare;
 mod editions;
 mod explain;
