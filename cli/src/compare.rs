@@ -28,11 +28,12 @@ use serde::Serialize;
 use crate::args::{BatchArgs, FiguresOutArgs, JobsArgs, PlayersArgs};
 use crate::batch::{self, Plan};
 use crate::render::{self, StatsFormat};
-use crate::stats::balance::{self, Quantile};
 use crate::stats::paired::{Paired, Twins};
 use crate::stats::{self, Batch, Figure, Kind, Tally};
 use crate::{CliError, CliResult, seed_or_clock};
 
+mod csv;
+mod json;
 mod table;
 
 use table::{short_name, table};
@@ -273,43 +274,6 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
     rows
 }
 
-#[derive(Serialize)]
-struct Json<'a> {
-    schema: u32,
-    rulesets: &'a [String],
-    games: u64,
-    seed: u64,
-    home: &'a str,
-    away: &'a str,
-    /// Whether every batch pairs with the first (then each difference has `paired`).
-    paired: bool,
-    /// For each ruleset after the first: its twins with the first (matches played to
-    /// the end under both), or null when it does not pair.
-    twins: Vec<Option<u64>>,
-    tests: Tests,
-    figures: &'a [Row],
-    match_length: Vec<Length<'a>>,
-    tallies: &'a [Tally],
-}
-
-#[derive(Serialize)]
-struct Length<'a> {
-    ruleset: &'a str,
-    quantiles: Vec<Quantile>,
-}
-
-#[derive(Serialize)]
-struct Tests {
-    mean: &'static str,
-    share: &'static str,
-    ratio: &'static str,
-    paired_mean: &'static str,
-    paired_share: &'static str,
-    paired_ratio: &'static str,
-    correction: &'static str,
-    alpha: f64,
-}
-
 /// Counts every figure any of the rulesets declares under each of them: a figure a house
 /// rule adds to see what it changes (`long_passes = { event = "pass", where = ... }`) is
 /// then counted under the ruleset it is compared with too.
@@ -387,110 +351,15 @@ pub fn run(a: CompareArgs) -> CliResult {
         tallies.push(played.tally);
     }
     let rows = compare(&names, &tallies);
-    let pairing = pairing(&tallies);
     let text = table(&names, &tallies, &rows);
     let mut w = render::output(a.output.out.as_ref())?;
     match a.output.format {
         StatsFormat::Table => write!(w, "{text}")?,
         StatsFormat::Json => {
-            let b = &tallies[0].batch;
-            let j = Json {
-                schema: 1,
-                rulesets: &names,
-                games: a.batch.games,
-                seed,
-                home: &b.home,
-                away: &b.away,
-                paired: pairing.iter().all(Result::is_ok),
-                twins: pairing.iter().map(|p| p.as_ref().ok().copied()).collect(),
-                tests: Tests {
-                    mean: "Welch's t test (unequal variances), two-sided",
-                    share: "two-proportion z test (pooled), two-sided; interval: unpooled",
-                    ratio: "z test on delta-method standard errors, two-sided",
-                    paired_mean: "paired t test on the per-match differences of twins, two-sided",
-                    paired_share: "McNemar's z test (no continuity correction), two-sided; interval: normal, on the per-match differences",
-                    paired_ratio: "z test on the per-match differences of the twins' delta-method terms, two-sided",
-                    correction: "Holm over every figure and ruleset pair",
-                    alpha: 0.05,
-                },
-                figures: &rows,
-                match_length: names
-                    .iter()
-                    .zip(&tallies)
-                    .map(|(n, t)| Length {
-                        ruleset: n,
-                        quantiles: balance::match_length(t),
-                    })
-                    .collect(),
-                tallies: &tallies,
-            };
-            let text = serde_json::to_string_pretty(&j).map_err(std::io::Error::other)?;
+            let text = json::to_json(&names, &tallies, &rows, a.batch.games, seed)?;
             writeln!(w, "{text}")?;
         }
-        StatsFormat::Csv => {
-            writeln!(
-                w,
-                "id,label,kind,baseline,ruleset,baseline_value,value,difference,ci95_low,ci95_high,test,p,p_holm,significant,pairs,paired_difference,paired_ci95_low,paired_ci95_high,paired_test,paired_p,paired_p_holm,paired_significant"
-            )?;
-            let o = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
-            for r in &rows {
-                for (d, v) in r.differences.iter().zip(&r.values[1..]) {
-                    let paired = d.paired.as_ref().map_or_else(
-                        || ",,,,,,,".to_string(),
-                        |p| {
-                            format!(
-                                "{},{},{},{},{},{},{},{}",
-                                p.pairs,
-                                o(p.difference),
-                                o(p.ci95[0]),
-                                o(p.ci95[1]),
-                                p.test,
-                                o(p.p),
-                                o(p.p_holm),
-                                p.significant
-                            )
-                        },
-                    );
-                    writeln!(
-                        w,
-                        "{},\"{}\",{:?},{},{},{},{},{},{},{},{},{},{},{},{paired}",
-                        r.id,
-                        r.label,
-                        r.kind,
-                        names[0],
-                        d.ruleset,
-                        o(r.values[0].value),
-                        o(v.value),
-                        o(d.difference),
-                        o(d.ci95[0]),
-                        o(d.ci95[1]),
-                        d.test,
-                        o(d.p),
-                        o(d.p_holm),
-                        d.significant
-                    )?;
-                }
-            }
-            // Match length quantiles: values and their difference, no test.
-            let base = balance::match_length(&tallies[0]);
-            for (n, t) in names.iter().zip(&tallies).skip(1) {
-                for (qa, qb) in base.iter().zip(balance::match_length(t)) {
-                    let q = |x: Option<u32>| x.map_or_else(String::new, |v| v.to_string());
-                    let d = qa.turns.zip(qb.turns).map_or_else(String::new, |(x, y)| {
-                        (i64::from(y) - i64::from(x)).to_string()
-                    });
-                    writeln!(
-                        w,
-                        "turns_q{},\"match length, {} quantile (turns)\",Quantile,{},{n},{},{},{d},,,,,,,,,,,,,,",
-                        (qa.p * 100.0).round(),
-                        qa.label(),
-                        names[0],
-                        q(qa.turns),
-                        q(qb.turns)
-                    )?;
-                }
-            }
-        }
+        StatsFormat::Csv => csv::write_csv(&mut w, &names, &tallies, &rows)?,
     }
     w.flush()?;
     if let Some(path) = &a.output.report {
