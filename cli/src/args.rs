@@ -9,11 +9,12 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use fuba_engine::ruleset::Ruleset;
 
+use crate::agents::AgentKind;
+use crate::error::CliError;
 use crate::render::StatsFormat;
-use crate::{AgentKind, CliError};
 
 /// `--rules` and `--option`: the ruleset a command plays, with its match options.
 #[derive(Args, Debug)]
@@ -100,6 +101,28 @@ pub struct CoverageArgs {
     /// List how often every table row, procedure, trigger and option ran (table format).
     #[arg(long)]
     pub coverage: bool,
+}
+
+/// `--format`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Text for people.
+    #[default]
+    Table,
+    /// JSON for programs.
+    Json,
+}
+
+/// A seed from the clock, printed to stderr so the match can be replayed.
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let s = (nanos % 10_000_000_000) as u64;
+        note!("seed: {s}");
+        s
+    })
 }
 
 #[cfg(test)]

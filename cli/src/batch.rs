@@ -15,8 +15,9 @@ use fuba_engine::game::Game;
 use fuba_engine::ruleset::Ruleset;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::agents::{AgentKind, make_agent};
+use crate::error::{CliError, CliResult};
 use crate::stats::{Batch, Tally};
-use crate::{AgentKind, CliError, CliResult, make_agent};
 
 pub mod stop;
 

@@ -25,6 +25,7 @@ mod batch;
 mod board;
 mod compare;
 mod editions;
+mod error;
 mod explain;
 mod human;
 mod merge;
@@ -42,10 +43,12 @@ mod view;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use fuba_engine::ruleset::Ruleset;
+use clap::{CommandFactory, Parser, Subcommand};
 
 pub use agents::{AgentKind, make_agent};
+pub use args::{Format, seed_or_clock};
+pub use editions::load_rules;
+pub use error::{CliError, CliResult};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -317,66 +320,6 @@ Examples:
   fuba completions bash > ~/.local/share/bash-completion/completions/fuba
   fuba completions zsh > ~/.zfunc/_fuba
   fuba completions fish > ~/.config/fish/completions/fuba.fish";
-
-/// `--format`.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Format {
-    /// Text for people.
-    #[default]
-    Table,
-    /// JSON for programs.
-    Json,
-}
-
-/// Why a command failed, and so its exit code.
-#[derive(Debug)]
-pub enum CliError {
-    /// Exit 1, with this message.
-    Failure(String),
-    /// Exit 1; the details were already printed.
-    Reported,
-    /// Exit 2, with this message.
-    Usage(String),
-    /// Writing stdout failed (a closed pipe ends the command quietly).
-    Stdout(io::Error),
-}
-
-impl From<io::Error> for CliError {
-    fn from(e: io::Error) -> Self {
-        CliError::Stdout(e)
-    }
-}
-
-/// What a command returns.
-pub type CliResult = Result<(), CliError>;
-
-/// Loads the ruleset named by `--rules`, reporting errors on stderr.
-pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
-    match editions::load(arg) {
-        Ok(rs) => Ok(rs),
-        Err(editions::RulesError::Unknown(m)) => Err(CliError::Usage(m)),
-        Err(editions::RulesError::Load(e)) => {
-            note_raw!("{e}");
-            Err(CliError::Failure(format!(
-                "the ruleset `{arg}` has {} error{}",
-                e.0.len(),
-                if e.0.len() == 1 { "" } else { "s" }
-            )))
-        }
-    }
-}
-
-/// A seed from the clock, printed to stderr so the match can be replayed.
-pub fn seed_or_clock(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(|| {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let s = (nanos % 10_000_000_000) as u64;
-        note!("seed: {s}");
-        s
-    })
-}
 
 fn completions(shell: clap_complete::Shell) -> CliResult {
     // Generated into memory first: the generator panics on write errors.

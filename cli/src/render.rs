@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use serde::Serialize;
 
+use crate::error::{CliError, CliResult};
 use crate::stats::Tally;
-use crate::{CliError, CliResult};
 
 mod csv;
 pub mod html;

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::CliError;
+use crate::error::CliError;
 use crate::stats::{self, Figure, Tally, balance};
 
 const COLOURS: [&str; 6] = [
