@@ -21,59 +21,48 @@
 //! step-down method, the paired and the unpaired tests each on their own; `*` marks an
 //! adjusted p-value below 0.05.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use fuba_engine::ruleset::Ruleset;
 use serde::Serialize;
 
-use crate::simulate::{self, Plan, StatsFormat};
-use crate::stats::balance::{self, Quantile};
+use crate::args::{BatchArgs, FiguresOutArgs, JobsArgs, PlayersArgs};
+use crate::batch::{self, Plan};
+use crate::render::{self, StatsFormat};
 use crate::stats::paired::{Paired, Twins};
 use crate::stats::{self, Batch, Figure, Kind, Tally};
-use crate::{AgentKind, CliError, CliResult, seed_or_clock};
+use crate::{CliError, CliResult, seed_or_clock};
 
+mod csv;
+mod json;
 mod table;
 
 use table::{short_name, table};
 
 /// Options of `fuba compare`.
 #[derive(Args, Debug)]
+#[command(mut_arg("games", |a| a.help("Matches per ruleset").default_value("2000")))]
+#[command(mut_arg("seed", |a| a.help("The batch seed (the same for every ruleset). Default: from the clock")))]
+#[command(mut_arg("format", |a| a.help("How to print the comparison (csv: one line per figure and ruleset pair)")))]
+#[command(mut_arg("out", |a| a.help("Write the comparison to FILE instead of stdout")))]
+#[command(mut_arg("report", |a| a.help("Also write a self-contained HTML page with charts")))]
+#[command(mut_arg("jobs", |a| a.help("Threads to play on. Default: one per CPU")))]
 pub struct CompareArgs {
     /// Two or more rulesets: built-in edition names or ruleset files. The first is the
     /// baseline the others are compared with.
     #[arg(required = true, num_args = 2.., value_name = "EDITION|PATH")]
     pub rules: Vec<String>,
-    /// Matches per ruleset.
-    #[arg(long, short = 'n', value_name = "N", default_value_t = 2000)]
-    pub games: u64,
+    #[command(flatten)]
+    pub batch: BatchArgs,
     /// Set a match option for every ruleset compared (each must have it); repeatable:
     /// `--option skills=4 --option condition=on`.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    /// The batch seed (the same for every ruleset). Default: from the clock.
-    #[arg(long, short, value_name = "S")]
-    pub seed: Option<u64>,
-    /// Who plays the home team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub home: AgentKind,
-    /// Who plays the away team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub away: AgentKind,
-    /// How to print the comparison (csv: one line per figure and ruleset pair).
-    #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]
-    pub format: StatsFormat,
-    /// Write the comparison to FILE instead of stdout.
-    #[arg(long, short, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Also write a self-contained HTML page with charts.
-    #[arg(long, value_name = "FILE.html")]
-    pub report: Option<PathBuf>,
-    /// Threads to play on. Default: one per CPU.
-    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    #[command(flatten)]
+    pub players: PlayersArgs,
+    #[command(flatten)]
+    pub output: FiguresOutArgs,
+    #[command(flatten)]
+    pub jobs: JobsArgs,
 }
 
 /// A figure of one ruleset against the baseline. The fields are the unpaired test's;
@@ -285,43 +274,6 @@ pub fn compare(names: &[String], tallies: &[Tally]) -> Vec<Row> {
     rows
 }
 
-#[derive(Serialize)]
-struct Json<'a> {
-    schema: u32,
-    rulesets: &'a [String],
-    games: u64,
-    seed: u64,
-    home: &'a str,
-    away: &'a str,
-    /// Whether every batch pairs with the first (then each difference has `paired`).
-    paired: bool,
-    /// For each ruleset after the first: its twins with the first (matches played to
-    /// the end under both), or null when it does not pair.
-    twins: Vec<Option<u64>>,
-    tests: Tests,
-    figures: &'a [Row],
-    match_length: Vec<Length<'a>>,
-    tallies: &'a [Tally],
-}
-
-#[derive(Serialize)]
-struct Length<'a> {
-    ruleset: &'a str,
-    quantiles: Vec<Quantile>,
-}
-
-#[derive(Serialize)]
-struct Tests {
-    mean: &'static str,
-    share: &'static str,
-    ratio: &'static str,
-    paired_mean: &'static str,
-    paired_share: &'static str,
-    paired_ratio: &'static str,
-    correction: &'static str,
-    alpha: f64,
-}
-
 /// Counts every figure any of the rulesets declares under each of them: a figure a house
 /// rule adds to see what it changes (`long_passes = { event = "pass", where = ... }`) is
 /// then counted under the ruleset it is compared with too.
@@ -349,24 +301,24 @@ fn share_figures(rulesets: &mut [Ruleset]) -> CliResult {
 
 /// Runs `fuba compare`.
 pub fn run(a: CompareArgs) -> CliResult {
-    simulate::machine_players(a.home, a.away)?;
-    crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
+    batch::machine_players(a.players.home, a.players.away)?;
+    a.output.check()?;
     let mut rulesets = a
         .rules
         .iter()
         .map(|r| crate::editions::load_rules_with(r, &a.options))
         .collect::<Result<Vec<_>, _>>()?;
     share_figures(&mut rulesets)?;
-    let seed = seed_or_clock(a.seed);
+    let seed = seed_or_clock(a.batch.seed);
     let mut names: Vec<String> = a.rules.iter().map(|r| short_name(r)).collect();
     // Two files with the same stem: fall back to the arguments as given.
     if (1..names.len()).any(|i| names[..i].contains(&names[i])) {
         names = a.rules.clone();
     }
     let plan = Plan {
-        home: a.home,
-        away: a.away,
-        jobs: a.jobs,
+        home: a.players.home,
+        away: a.players.away,
+        jobs: a.jobs.jobs,
         progress: true,
         per_match: true,
     };
@@ -377,18 +329,18 @@ pub fn run(a: CompareArgs) -> CliResult {
             title: rs.title.clone(),
             fingerprint: rs.fingerprint.clone(),
             seed,
-            home: a.home.label(),
-            away: a.away.label(),
-            games: a.games,
+            home: a.players.home.label(),
+            away: a.players.away.label(),
+            games: a.batch.games,
             shard_count: 1,
             shards: vec![1],
             options: crate::stats::options_set(rs),
         };
-        let played = simulate::play_batch(rs, batch, &plan)?;
+        let played = batch::play_batch(rs, batch, &plan)?;
         if played.stopped {
-            return Err(simulate::stop::every_match_failed(&played.tally, rules));
+            return Err(batch::stop::every_match_failed(&played.tally, rules));
         }
-        simulate::failures(&played.tally, name).or_else(|e| match e {
+        batch::failures(&played.tally, name).or_else(|e| match e {
             // Failed matches are reported; the comparison of the others still prints.
             CliError::Failure(m) => {
                 note!("warning: {name}: {m}");
@@ -399,116 +351,21 @@ pub fn run(a: CompareArgs) -> CliResult {
         tallies.push(played.tally);
     }
     let rows = compare(&names, &tallies);
-    let pairing = pairing(&tallies);
     let text = table(&names, &tallies, &rows);
-    let mut w = simulate::output(a.out.as_ref())?;
-    match a.format {
+    let mut w = render::output(a.output.out.as_ref())?;
+    match a.output.format {
         StatsFormat::Table => write!(w, "{text}")?,
         StatsFormat::Json => {
-            let b = &tallies[0].batch;
-            let j = Json {
-                schema: 1,
-                rulesets: &names,
-                games: a.games,
-                seed,
-                home: &b.home,
-                away: &b.away,
-                paired: pairing.iter().all(Result::is_ok),
-                twins: pairing.iter().map(|p| p.as_ref().ok().copied()).collect(),
-                tests: Tests {
-                    mean: "Welch's t test (unequal variances), two-sided",
-                    share: "two-proportion z test (pooled), two-sided; interval: unpooled",
-                    ratio: "z test on delta-method standard errors, two-sided",
-                    paired_mean: "paired t test on the per-match differences of twins, two-sided",
-                    paired_share: "McNemar's z test (no continuity correction), two-sided; interval: normal, on the per-match differences",
-                    paired_ratio: "z test on the per-match differences of the twins' delta-method terms, two-sided",
-                    correction: "Holm over every figure and ruleset pair",
-                    alpha: 0.05,
-                },
-                figures: &rows,
-                match_length: names
-                    .iter()
-                    .zip(&tallies)
-                    .map(|(n, t)| Length {
-                        ruleset: n,
-                        quantiles: balance::match_length(t),
-                    })
-                    .collect(),
-                tallies: &tallies,
-            };
-            let text = serde_json::to_string_pretty(&j).map_err(std::io::Error::other)?;
+            let text = json::to_json(&names, &tallies, &rows, a.batch.games, seed)?;
             writeln!(w, "{text}")?;
         }
-        StatsFormat::Csv => {
-            writeln!(
-                w,
-                "id,label,kind,baseline,ruleset,baseline_value,value,difference,ci95_low,ci95_high,test,p,p_holm,significant,pairs,paired_difference,paired_ci95_low,paired_ci95_high,paired_test,paired_p,paired_p_holm,paired_significant"
-            )?;
-            let o = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
-            for r in &rows {
-                for (d, v) in r.differences.iter().zip(&r.values[1..]) {
-                    let paired = d.paired.as_ref().map_or_else(
-                        || ",,,,,,,".to_string(),
-                        |p| {
-                            format!(
-                                "{},{},{},{},{},{},{},{}",
-                                p.pairs,
-                                o(p.difference),
-                                o(p.ci95[0]),
-                                o(p.ci95[1]),
-                                p.test,
-                                o(p.p),
-                                o(p.p_holm),
-                                p.significant
-                            )
-                        },
-                    );
-                    writeln!(
-                        w,
-                        "{},\"{}\",{:?},{},{},{},{},{},{},{},{},{},{},{},{paired}",
-                        r.id,
-                        r.label,
-                        r.kind,
-                        names[0],
-                        d.ruleset,
-                        o(r.values[0].value),
-                        o(v.value),
-                        o(d.difference),
-                        o(d.ci95[0]),
-                        o(d.ci95[1]),
-                        d.test,
-                        o(d.p),
-                        o(d.p_holm),
-                        d.significant
-                    )?;
-                }
-            }
-            // Match length quantiles: values and their difference, no test.
-            let base = balance::match_length(&tallies[0]);
-            for (n, t) in names.iter().zip(&tallies).skip(1) {
-                for (qa, qb) in base.iter().zip(balance::match_length(t)) {
-                    let q = |x: Option<u32>| x.map_or_else(String::new, |v| v.to_string());
-                    let d = qa.turns.zip(qb.turns).map_or_else(String::new, |(x, y)| {
-                        (i64::from(y) - i64::from(x)).to_string()
-                    });
-                    writeln!(
-                        w,
-                        "turns_q{},\"match length, {} quantile (turns)\",Quantile,{},{n},{},{},{d},,,,,,,,,,,,,,",
-                        (qa.p * 100.0).round(),
-                        qa.label(),
-                        names[0],
-                        q(qa.turns),
-                        q(qb.turns)
-                    )?;
-                }
-            }
-        }
+        StatsFormat::Csv => csv::write_csv(&mut w, &names, &tallies, &rows)?,
     }
     w.flush()?;
-    if let Some(path) = &a.report {
-        let rrows: Vec<crate::report::CompareRow<'_>> = rows
+    if let Some(path) = &a.output.report {
+        let rrows: Vec<render::html::CompareRow<'_>> = rows
             .iter()
-            .map(|r| crate::report::CompareRow {
+            .map(|r| render::html::CompareRow {
                 figures: r.values.iter().collect(),
                 adjusted: std::iter::once(None)
                     .chain(r.differences.iter().map(|d| d.reported().0))
@@ -516,7 +373,7 @@ pub fn run(a: CompareArgs) -> CliResult {
             })
             .collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        crate::report::write_comparison(path, &refs, &tallies, &rrows, &text)?;
+        render::html::write_comparison(path, &refs, &tallies, &rrows, &text)?;
     }
     Ok(())
 }
@@ -546,7 +403,7 @@ mod tests {
             progress: false,
             per_match,
         };
-        simulate::play_batch(rs, b, &plan).expect("played").tally
+        batch::play_batch(rs, b, &plan).expect("played").tally
     }
 
     /// Batches that do not pair (per-match values not kept, other seeds) are compared as

@@ -10,6 +10,8 @@ use fuba_engine::files::{FileKind, read_text};
 use fuba_engine::ruleset::diag::LoadErrors;
 use fuba_engine::ruleset::{Ruleset, load_file_with, load_str_options, load_str_with};
 
+use crate::error::CliError;
+
 /// A built-in edition.
 pub struct Edition {
     /// The name given to `--rules`.
@@ -210,18 +212,34 @@ pub fn find(name: &str) -> Option<&'static Edition> {
 
 /// [`crate::load_rules`] with match options: diagnostics on stderr, a usage error for an
 /// unknown edition or a malformed `--option`.
-pub fn load_rules_with(arg: &str, option_args: &[String]) -> Result<Ruleset, crate::CliError> {
-    let options = parse_options(option_args).map_err(crate::CliError::Usage)?;
+pub fn load_rules_with(arg: &str, option_args: &[String]) -> Result<Ruleset, CliError> {
+    let options = parse_options(option_args).map_err(CliError::Usage)?;
     if options.is_empty() {
-        return crate::load_rules(arg);
+        return load_rules(arg);
     }
     match load_with_options(arg, &options) {
         Ok(rs) => Ok(rs),
-        Err(RulesError::Unknown(m)) => Err(crate::CliError::Usage(m)),
+        Err(RulesError::Unknown(m)) => Err(CliError::Usage(m)),
         Err(RulesError::Load(e)) => {
             eprintln!("{e}");
-            Err(crate::CliError::Failure(format!(
+            Err(CliError::Failure(format!(
                 "the ruleset `{arg}` with the options given has {} error{}",
+                e.0.len(),
+                if e.0.len() == 1 { "" } else { "s" }
+            )))
+        }
+    }
+}
+
+/// Loads the ruleset named by `--rules`, reporting errors on stderr.
+pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
+    match load(arg) {
+        Ok(rs) => Ok(rs),
+        Err(RulesError::Unknown(m)) => Err(CliError::Usage(m)),
+        Err(RulesError::Load(e)) => {
+            note_raw!("{e}");
+            Err(CliError::Failure(format!(
+                "the ruleset `{arg}` has {} error{}",
                 e.0.len(),
                 if e.0.len() == 1 { "" } else { "s" }
             )))

@@ -19,7 +19,7 @@ use fuba_engine::agent::{Agent, Decision, HeuristicAgent, TAKE_BACK, View};
 use fuba_engine::log::team_name;
 use fuba_engine::value::Team;
 
-use crate::view::layout::Layout;
+use crate::board::layout::Layout;
 
 mod pitch;
 

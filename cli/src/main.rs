@@ -20,16 +20,20 @@ macro_rules! note_raw {
 }
 
 mod agents;
+mod args;
+mod batch;
+mod board;
 mod compare;
 mod editions;
+mod error;
 mod explain;
 mod human;
 mod merge;
 mod odds;
 mod outputs;
 mod play;
+mod render;
 mod replay;
-mod report;
 mod rules;
 mod scenario;
 mod simulate;
@@ -39,10 +43,12 @@ mod view;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use fuba_engine::ruleset::Ruleset;
+use clap::{CommandFactory, Parser, Subcommand};
 
 pub use agents::{AgentKind, make_agent};
+pub use args::{Format, seed_or_clock};
+pub use editions::load_rules;
+pub use error::{CliError, CliResult};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -152,7 +158,8 @@ Examples:
 Exit codes: 0 the match was played; 1 the ruleset has errors, a rule failed during the
 match, a human player quit, or the log cannot be written; 2 usage error.";
 
-const SIMULATE_ABOUT: &str = "\
+const SIMULATE_ABOUT: &str = concat!(
+    "\
 Play many matches and print figures.
 
 Match i (0-based) is played with the seed splitmix64(splitmix64(S) XOR i), where S is
@@ -164,8 +171,12 @@ exactly the figures of the whole batch.
 
 Figures, each with a 95% confidence interval: goals per match (mean, sd, Student's t
 interval) and their distribution 0..10+, home wins, away wins and draws (Wilson
-intervals), shots and conversion (goals per shot, delta-method interval) when the ruleset
-has a `shots` figure, possession changes, every figure of the ruleset's [figures] table,
+intervals), ",
+    stats::conversion::converted_figure!(),
+    " and conversion (goals per shot, delta-method interval) when the ruleset
+has a `",
+    stats::conversion::converted_figure!(),
+    "` figure, possession changes, every figure of the ruleset's [figures] table,
 turns, minutes played and stoppage minutes per half, choices and dice per match. Rules
 coverage: how often each table row, procedure and trigger ran, and which never did
 (--coverage lists every count, and the options picked).
@@ -173,7 +184,8 @@ coverage: how often each table row, procedure and trigger ran, and which never d
 Nothing is logged (the fast path). A match that stops with a rule error is reported with
 its seed on stderr; the figures of the other matches are printed, and the exit code is 1.
 When the first 10 matches all fail, the batch stops there with one error: the first
-match's, with its seed.";
+match's, with its seed."
+);
 
 const SIMULATE_EXAMPLES: &str = "\
 Examples:
@@ -309,66 +321,6 @@ Examples:
   fuba completions zsh > ~/.zfunc/_fuba
   fuba completions fish > ~/.config/fish/completions/fuba.fish";
 
-/// `--format`.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Format {
-    /// Text for people.
-    #[default]
-    Table,
-    /// JSON for programs.
-    Json,
-}
-
-/// Why a command failed, and so its exit code.
-#[derive(Debug)]
-pub enum CliError {
-    /// Exit 1, with this message.
-    Failure(String),
-    /// Exit 1; the details were already printed.
-    Reported,
-    /// Exit 2, with this message.
-    Usage(String),
-    /// Writing stdout failed (a closed pipe ends the command quietly).
-    Stdout(io::Error),
-}
-
-impl From<io::Error> for CliError {
-    fn from(e: io::Error) -> Self {
-        CliError::Stdout(e)
-    }
-}
-
-/// What a command returns.
-pub type CliResult = Result<(), CliError>;
-
-/// Loads the ruleset named by `--rules`, reporting errors on stderr.
-pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
-    match editions::load(arg) {
-        Ok(rs) => Ok(rs),
-        Err(editions::RulesError::Unknown(m)) => Err(CliError::Usage(m)),
-        Err(editions::RulesError::Load(e)) => {
-            note_raw!("{e}");
-            Err(CliError::Failure(format!(
-                "the ruleset `{arg}` has {} error{}",
-                e.0.len(),
-                if e.0.len() == 1 { "" } else { "s" }
-            )))
-        }
-    }
-}
-
-/// A seed from the clock, printed to stderr so the match can be replayed.
-pub fn seed_or_clock(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(|| {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let s = (nanos % 10_000_000_000) as u64;
-        note!("seed: {s}");
-        s
-    })
-}
-
 fn completions(shell: clap_complete::Shell) -> CliResult {
     // Generated into memory first: the generator panics on write errors.
     let mut buf = Vec::new();
@@ -393,9 +345,9 @@ fn some_games(games: u64) -> Result<(), CliError> {
 fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Play(a) => play::run(a),
-        Command::Simulate(a) => some_games(a.games).and_then(|()| simulate::run(a)),
+        Command::Simulate(a) => some_games(a.batch.games).and_then(|()| simulate::run(a)),
         Command::Merge(a) => merge::run(a),
-        Command::Compare(a) => some_games(a.games).and_then(|()| compare::run(a)),
+        Command::Compare(a) => some_games(a.batch.games).and_then(|()| compare::run(a)),
         Command::Odds(a) => odds::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Scenario(a) => scenario::run(a),

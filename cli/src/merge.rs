@@ -8,28 +8,23 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::simulate::{self, StatsFormat};
+use crate::args::{CoverageArgs, FiguresOutArgs};
+use crate::render;
 use crate::stats::Tally;
 use crate::{CliError, CliResult};
 
 /// Options of `fuba merge`.
 #[derive(Args, Debug)]
+#[command(mut_arg("format", |a| a.help("How to print the merged figures")))]
+#[command(mut_arg("report", |a| a.help("Also write a self-contained HTML page with charts")))]
 pub struct MergeArgs {
     /// JSON results of `fuba simulate --shard K/N --format json` (same --seed and --games).
     #[arg(required = true, value_name = "RESULT.json")]
     pub files: Vec<PathBuf>,
-    /// How to print the merged figures.
-    #[arg(long, short, value_enum, default_value_t = StatsFormat::Table)]
-    pub format: StatsFormat,
-    /// Write the figures to FILE instead of stdout.
-    #[arg(long, short, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Also write a self-contained HTML page with charts.
-    #[arg(long, value_name = "FILE.html")]
-    pub report: Option<PathBuf>,
-    /// List how often every table row, procedure, trigger and option ran (table format).
-    #[arg(long)]
-    pub coverage: bool,
+    #[command(flatten)]
+    pub output: FiguresOutArgs,
+    #[command(flatten)]
+    pub coverage: CoverageArgs,
 }
 
 /// Reads the tallies of one result file.
@@ -57,7 +52,7 @@ pub fn read_tally(path: &Path) -> Result<Tally, CliError> {
 
 /// Runs `fuba merge`.
 pub fn run(a: MergeArgs) -> CliResult {
-    crate::outputs::check(&[a.out.as_deref(), a.report.as_deref()])?;
+    a.output.check()?;
     let mut files = a.files.iter();
     let first = files.next().expect("clap requires a file");
     let mut total = read_tally(first)?;
@@ -78,9 +73,16 @@ pub fn run(a: MergeArgs) -> CliResult {
             missing.join(", ")
         );
     }
-    simulate::emit(&total, None, a.format, a.out.as_ref(), a.coverage)?;
-    if let Some(path) = &a.report {
-        crate::report::write_simulation(path, &total)?;
+    let out = &a.output;
+    render::emit(
+        &total,
+        None,
+        out.format,
+        out.out.as_ref(),
+        a.coverage.coverage,
+    )?;
+    if let Some(path) = &out.report {
+        render::html::write_simulation(path, &total)?;
     }
-    simulate::failures(&total, &total.batch.ruleset.clone())
+    crate::batch::failures(&total, &total.batch.ruleset.clone())
 }

@@ -21,7 +21,7 @@ use fuba_engine::ruleset::{Domain, Ruleset};
 use fuba_engine::scenario::Scenario;
 use serde::Serialize;
 
-use crate::simulate::{self, StatsFormat};
+use crate::render::{self, StatsFormat};
 use crate::{CliError, CliResult, editions};
 
 /// Options of `fuba odds`.
@@ -457,7 +457,7 @@ pub fn run(a: OddsArgs) -> CliResult {
         header = Some((rs.name.clone(), rs.title.clone(), tables(&rs), dirs));
     }
     let failed = worked.iter().filter(|w| w.result.is_err()).count();
-    let mut out = simulate::output(a.out.as_ref())?;
+    let mut out = render::output(a.out.as_ref())?;
     show::write(&mut out, a.format, header.as_ref(), &worked)?;
     out.flush()?;
     if failed > 0 {

@@ -10,7 +10,7 @@ use fuba_engine::odds::{Frac, Leaf, Until};
 use serde_json::{Value, json};
 
 use super::{Done, TableOdds, Worked, tables_text};
-use crate::simulate::StatsFormat;
+use crate::render::StatsFormat;
 
 /// What `fuba odds RULES` prints before the positions: the ruleset's name and title, its
 /// dice tables, and the folders searched for positions.

@@ -6,7 +6,7 @@
 use std::fs::OpenOptions;
 use std::path::Path;
 
-use crate::CliError;
+use crate::error::CliError;
 
 /// Checks that each path given can be written: its folder exists, and the file either
 /// exists and opens for writing (it is not changed) or can be created (it is created and

@@ -11,35 +11,19 @@ use fuba_engine::game::{Ending, Game};
 use fuba_engine::log::{Event, EventKind, narrate};
 use fuba_engine::ruleset::Ruleset;
 
+use crate::args::{PlayersArgs, RulesetArgs};
 use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
 
 /// Options of `fuba play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The ruleset: a built-in edition name (original, 2015, 2024) or the path of a ruleset file.
-    #[arg(
-        long,
-        short,
-        value_name = "EDITION|PATH",
-        default_value = "original",
-        env = "FUBA_RULES"
-    )]
-    pub rules: String,
-    /// Set a match option of the ruleset (`fuba rules show RULES --options` lists them);
-    /// repeatable: `--option weather=off --option skills=4`.
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    pub options: Vec<String>,
+    #[command(flatten)]
+    pub ruleset: RulesetArgs,
     /// The match seed (dice and random players). Default: from the clock, printed to stderr.
     #[arg(long, short, value_name = "N")]
     pub seed: Option<u64>,
-    /// Who plays the home team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub home: AgentKind,
-    /// Who plays the away team: random, heuristic, human (play only), or
-    /// mcts[:PASSES | :MSms][:random] (search; docs/agents.md).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
-    pub away: AgentKind,
+    #[command(flatten)]
+    pub players: PlayersArgs,
     /// Write the match log as JSON Lines to FILE: the header line, then one event per line.
     /// `-` writes the log to stdout, and the narration to stderr.
     #[arg(long, value_name = "FILE")]
@@ -89,18 +73,18 @@ impl Sink {
 /// Runs `fuba play`.
 pub fn run(a: PlayArgs) -> CliResult {
     crate::outputs::check_log(a.log.as_deref())?;
-    let rs = crate::editions::load_rules_with(&a.rules, &a.options)?;
+    let rs = a.ruleset.load()?;
     let seed = seed_or_clock(a.seed);
-    crate::agents::prepare(&rs, &[a.home, a.away]);
-    let home = make_agent(a.home, &rs, seed, 0);
-    let away = make_agent(a.away, &rs, seed, 1);
+    crate::agents::prepare(&rs, &[a.players.home, a.players.away]);
+    let home = make_agent(a.players.home, &rs, seed, 0);
+    let away = make_agent(a.players.away, &rs, seed, 1);
     let m = Game::new(&rs, seed, Box::new(SeededDice::new(seed)), home, away);
     let log_to_stdout = a.log.as_deref() == Some("-");
     // With a human at the terminal each line is shown at once, between the prompts. A
     // human may take an answer back, which takes back the events since: the log is then
     // kept (bounded by `events_per_match`) and written once the match is over; otherwise
     // each event is written as it comes and none is kept.
-    let live = a.home == AgentKind::Human || a.away == AgentKind::Human;
+    let live = a.players.home == AgentKind::Human || a.players.away == AgentKind::Human;
     let mut m = if live {
         m.with_log()
     } else {

@@ -23,13 +23,12 @@ use serde::Serialize;
 
 use crate::{CliError, CliResult};
 
-pub mod layout;
 mod page;
-pub mod position;
 mod scenario;
 pub mod svg;
 
-use position::Position;
+use crate::board::layout;
+use crate::board::position::{self, Position};
 
 /// Options of `fuba view`.
 #[derive(Args, Debug)]

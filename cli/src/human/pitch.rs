@@ -1,12 +1,12 @@
 //! The board as text for a player at the terminal, laid out as the viewer lays it out
-//! ([`crate::view::layout`]): north at the top, each area in its column and rows, with
+//! ([`crate::board::layout`]): north at the top, each area in its column and rows, with
 //! each team's pieces in it (`H3` home, `A2` away, `+GK` with the goalkeeper) and the ball.
 
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::state::MatchState;
 
-use crate::view::layout::Layout;
-use crate::view::position::Position;
+use crate::board::layout::Layout;
+use crate::board::position::Position;
 
 /// Characters per column.
 const WIDTH: usize = 16;
@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn the_original_pitch_mid_match() {
-        let (rs, st) = crate::view::position::original_seed_7_at(200);
+        let (rs, st) = crate::board::position::original_seed_7_at(200);
         insta::assert_snapshot!(pitch(&rs, &Layout::of(&rs.board), &st));
     }
 }

@@ -42,4 +42,13 @@ impl Batch {
     pub fn indices(games: u64, k: u64, n: u64) -> impl Iterator<Item = u64> {
         (k - 1..games).step_by(n as usize)
     }
+
+    /// The shard(s) a tally holds, as text (`2/4`, `1,3/4`), or None for a whole batch.
+    pub fn shard_text(&self) -> Option<String> {
+        if self.shard_count == 1 || self.shards.len() as u64 == self.shard_count {
+            return None;
+        }
+        let ks: Vec<String> = self.shards.iter().map(u64::to_string).collect();
+        Some(format!("{}/{}", ks.join(","), self.shard_count))
+    }
 }

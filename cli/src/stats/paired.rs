@@ -23,7 +23,7 @@ use std::cmp::Ordering;
 
 use serde::Serialize;
 
-use super::{Kind, Tally, Z95, num, t_quantile_975, t_two_sided, z_two_sided};
+use super::{Kind, Tally, Z95, conversion, num, t_quantile_975, t_two_sided, z_two_sided};
 
 /// Every match's values by match index: one row per match played to the end, the values
 /// in the order of the tally's `engine` figures then its ruleset `figures`.
@@ -197,7 +197,7 @@ impl<'a> Twins<'a> {
             }
             Kind::Ratio if id == "conversion" => {
                 let (ga, gb) = self.values("goals")?;
-                let (sa, sb) = self.values("figures.shots")?;
+                let (sa, sb) = self.values(&conversion::figure_id())?;
                 Some(ratio_test(&ga, &sa, &gb, &sb))
             }
             Kind::Ratio => None,

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::CliError;
+use crate::error::CliError;
 use crate::stats::{self, Figure, Tally, balance};
 
 const COLOURS: [&str; 6] = [
@@ -302,7 +302,8 @@ fn batch_line(t: &Tally) -> String {
         b.seed,
         esc(&b.home),
         esc(&b.away),
-        crate::simulate::shard_text(b).map_or_else(String::new, |s| format!(", shard {}", esc(&s)))
+        b.shard_text()
+            .map_or_else(String::new, |s| format!(", shard {}", esc(&s)))
     )
 }
 

@@ -2,7 +2,7 @@
 //! cannot play a match (a rule error on every seed) is not worth a table of dashes, a
 //! "never ran" list and a copy of the same error per match.
 
-use crate::CliError;
+use crate::error::CliError;
 use crate::stats::Tally;
 
 /// How many matches of a batch (of its shard) are played before the rest: when every one
