@@ -1,0 +1,35 @@
+//! The words of the language that cannot be names.
+
+/// The words that cannot be names: the `keyword` rule of the grammar. A keyword with
+/// more after it (`notx`, `in_`, `true1`) is a name.
+pub const KEYWORDS: &[&str] = &[
+    "let",
+    "set",
+    "if",
+    "else",
+    "match",
+    "repeat",
+    "for",
+    "in",
+    "break",
+    "return",
+    "emit",
+    "hook",
+    "choose",
+    "by",
+    "from",
+    "secret",
+    "skip",
+    "roll",
+    "keep",
+    "as",
+    "modifiers",
+    "when",
+    "where",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+    "none",
+];
