@@ -4,7 +4,9 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Rule, first, internal, span_of};
+use super::Rule;
+use super::builder::Builder;
+use super::pairs::{first, ident, internal, span_of};
 use crate::ast::{Ident, Prompt, PromptPart};
 use crate::error::ParseError;
 
@@ -13,7 +15,7 @@ impl Builder {
     /// text.
     pub(super) fn note(&mut self, p: Pair<'_, Rule>) -> Result<Box<(Ident, Prompt)>, ParseError> {
         let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::note_kw);
-        let var = super::ident(it.next().ok_or_else(internal)?);
+        let var = ident(it.next().ok_or_else(internal)?);
         let text = self.prompt_text(it.next().ok_or_else(internal)?)?;
         Ok(Box::new((var, text)))
     }
