@@ -4,8 +4,7 @@
 use pest::iterators::Pair;
 
 use super::Rule;
-use super::expressions::literal;
-use super::pairs::{first, ident, internal, span_of, string_lit};
+use super::pairs::{first, ident, internal, literal, span_of, string_lit};
 use crate::ast::{AssignOp, Block, Expr, ExprKind, Ident, LetPattern, Span, Stmt, StmtKind};
 use crate::error::{Nesting, ParseError};
 use crate::limits::MAX_TREE_DEPTH;

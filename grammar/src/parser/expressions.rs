@@ -6,7 +6,7 @@ use pest::iterators::Pair;
 
 use super::Rule;
 use super::builder::Builder;
-use super::pairs::{first, ident, int_value, internal, span_of, string_lit};
+use super::pairs::{first, ident, internal, span_of, string_lit};
 use crate::ast::{BinOp, Expr, ExprKind, ModRow, Quant, Span, UnOp};
 use crate::error::ParseError;
 
@@ -171,20 +171,6 @@ impl Builder {
             Ok(lhs)
         })
     }
-}
-
-/// A number, boolean, `none`, string or name.
-pub(super) fn literal(p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
-    let span = span_of(&p);
-    let kind = match p.as_rule() {
-        Rule::int => ExprKind::Int(int_value(&p)?),
-        Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
-        Rule::none_lit => ExprKind::None,
-        Rule::string => ExprKind::Str(string_lit(p)?.value),
-        Rule::ident => ExprKind::Name(ident(p)),
-        _ => return Err(internal()),
-    };
-    Ok(Expr { kind, span })
 }
 
 /// The binary operator written `s`.

@@ -1,10 +1,10 @@
-//! Reading pest's pairs: spans, names, numbers, strings, and the `for x in c` head of an
-//! arm; and the error for a parse tree the builder did not expect.
+//! Reading pest's pairs: spans, names, numbers, strings, literals, and the `for x in c`
+//! head of an arm; and the error for a parse tree the builder did not expect.
 
 use pest::iterators::Pair;
 
 use super::Rule;
-use crate::ast::{Each, Ident, Span, StrLit};
+use crate::ast::{Each, Expr, ExprKind, Ident, Span, StrLit};
 use crate::error::ParseError;
 
 /// The error for a parse tree the builder did not expect (a bug, not the user's).
@@ -66,4 +66,18 @@ pub(super) fn each_head(p: Pair<'_, Rule>) -> Result<Each, ParseError> {
     let var = ident(it.next().ok_or_else(internal)?);
     let collection = ident(it.next().ok_or_else(internal)?);
     Ok(Each { var, collection })
+}
+
+/// A number, boolean, `none`, string or name.
+pub(super) fn literal(p: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = span_of(&p);
+    let kind = match p.as_rule() {
+        Rule::int => ExprKind::Int(int_value(&p)?),
+        Rule::bool_lit => ExprKind::Bool(p.as_str() == "true"),
+        Rule::none_lit => ExprKind::None,
+        Rule::string => ExprKind::Str(string_lit(p)?.value),
+        Rule::ident => ExprKind::Name(ident(p)),
+        _ => return Err(internal()),
+    };
+    Ok(Expr { kind, span })
 }
