@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::super::direct::{Ar, Direct, F, Kind, Src, Step, Tm};
 use super::Lower;
+use super::built::{Built, built};
 use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_var, un};
 use crate::board::AreaSet;
 use crate::ir::*;
@@ -17,26 +18,6 @@ use crate::value::{Move, Ty, Value};
 /// The fewest nodes an expression has to be worth a closure tree: smaller ones are one
 /// or two typed instructions already.
 pub(super) const MIN_NODES: u32 = 4;
-
-/// A direct expression as built: its closures, its size in nodes, and whether its value
-/// is exactly the one the stack code leaves (an area-set local may hold an area or none,
-/// which an area-set operand reads as a set: such a leaf is not exact on its own).
-pub(super) struct Built {
-    pub(super) d: Direct,
-    pub(super) k: u32,
-    pub(super) exact: bool,
-}
-
-pub(super) fn built(d: Direct, k: u32) -> Option<Built> {
-    Some(Built { d, k, exact: true })
-}
-
-impl Built {
-    /// The closures reading a hoisted part's local (`hoist.rs`), for a part of `k` nodes.
-    pub(super) fn hoisted(d: Direct, k: u32) -> Built {
-        Built { d, k, exact: true }
-    }
-}
 
 /// The same closures of every kind, with `f` applied to the operand.
 macro_rules! each {

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use super::super::as_bool;
 use super::super::direct::{Direct, F, Src};
 use super::Lower;
-use super::direct::{Built, built};
+use super::built::{Built, built};
 use super::hook_when::conjuncts;
 use crate::ir::*;
 use crate::vm::direct::Step;

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::Lower;
-use super::direct::{Built, built};
+use super::built::{Built, built};
 use super::direct_ops::name;
 use crate::ir::{Node, Pat};
 use crate::value::{Sym, Value};

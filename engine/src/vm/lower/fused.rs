@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::super::direct::{Ar, Direct, Src, Tm};
 use super::Lower;
-use super::direct::{Built, built};
+use super::built::{Built, built};
 use super::direct_ops::{area, team};
 use crate::ir::*;
 use crate::prims::Prim;

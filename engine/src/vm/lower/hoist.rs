@@ -17,7 +17,7 @@
 use super::super::code::{Ins, ScoreKey};
 use super::super::direct::{Direct, Src};
 use super::Lower;
-use super::direct::Built;
+use super::built::Built;
 use crate::ir::{Node, NodeKind, Stmt, any_in, any_in_node};
 
 /// Hidden locals kept for the hoisted parts of one score.

@@ -181,6 +181,7 @@ pub(crate) fn compile_with(rs: &Ruleset, direct: bool, inline_effects: bool) -> 
     l.p
 }
 
+mod built;
 mod direct;
 mod direct_hook;
 mod direct_match;

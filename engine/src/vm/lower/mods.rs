@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::super::direct::{Direct, F, Src};
 use super::Lower;
-use super::direct::{Built, built};
+use super::built::{Built, built};
 use super::direct_ops::{flag, int};
 use crate::ir::Node;
 use crate::value::Sym;

@@ -35,14 +35,14 @@ pub(super) struct Build {
     /// scores run).
     pub(super) quiet: bool,
     /// A score's hoisted parts, read from their locals (`word_score.rs`).
-    pub(super) parts: Option<super::word_score::Parts>,
+    pub(super) parts: Option<Parts>,
     /// Whether the code sums a modifier list outside a score ([`WordProg::lists`]).
     pub(super) lists: bool,
 }
 
 impl Build {
     /// A score's program: nothing counted, the hoisted parts read as `parts` says.
-    pub(super) fn quiet(parts: super::word_score::Parts) -> Build {
+    pub(super) fn quiet(parts: Parts) -> Build {
         Build {
             quiet: true,
             parts: Some(parts),
@@ -127,4 +127,17 @@ impl Build {
             other => other,
         };
     }
+}
+
+/// The parts the closures hoisted out of a score, as its word code reads them.
+#[derive(Default)]
+pub(super) struct Parts {
+    /// A hoisted node's address and its local.
+    pub(super) nodes: Vec<(usize, u16)>,
+    /// A modifier list's rows' address, the local of the sum of those hoisted, and which.
+    pub(super) rows: Vec<(usize, u16, Box<[bool]>)>,
+    /// Per procedure: called more than once in the score's tree (or not known).
+    pub(super) shared: Vec<bool>,
+    /// How many calls of such procedures enclose the code being lowered.
+    pub(super) depth: u32,
 }

@@ -13,7 +13,7 @@
 use super::Lower;
 use super::direct_hook::When;
 use super::mods::LIMIT;
-use super::word_build::{Build, R};
+use super::word_build::{Build, Parts, R};
 use crate::ir::{Node, NodeKind, any_in, any_in_node};
 use crate::value::Sym;
 use crate::vm::word::{K, W, WOp, WordProg};
@@ -21,19 +21,6 @@ use crate::vm::word::{K, W, WOp, WordProg};
 /// The most procedure bodies walked to find which procedures a score calls twice; past it
 /// the score reads no hoisted part.
 const MAX_WALK: usize = 10_000;
-
-/// The parts the closures hoisted out of a score, as its word code reads them.
-#[derive(Default)]
-pub(super) struct Parts {
-    /// A hoisted node's address and its local.
-    pub(super) nodes: Vec<(usize, u16)>,
-    /// A modifier list's rows' address, the local of the sum of those hoisted, and which.
-    pub(super) rows: Vec<(usize, u16, Box<[bool]>)>,
-    /// Per procedure: called more than once in the score's tree (or not known).
-    shared: Vec<bool>,
-    /// How many calls of such procedures enclose the code being lowered.
-    pub(super) depth: u32,
-}
 
 impl Build {
     /// Entering an inlined call of procedure `idx`: whether it is one the score calls
