@@ -7,10 +7,10 @@ use fuba_grammar::ast::Keep;
 
 use super::exec::Exit;
 use super::machine::{Frame, Match, Wait};
+use super::outcome::Outcome;
 use super::schedule::{Chance, Phase};
 use super::{ErrorKind, Halt, RunError};
 use crate::agent::{Decision, Opt};
-use crate::game::Outcome;
 use crate::log::{EventKind, team_name};
 use crate::value::{Dice, Value};
 

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use super::code::{Program, UnitKind};
+use super::outcome::Outcome;
 use super::schedule::{Phase, Schedule};
 use super::{Counters, ErrorKind, Halt, Limits, RunError};
 use crate::agent::Opt;
-use crate::game::Outcome;
 use crate::log::{Event, EventKind, ModRowLog};
 use crate::memo::{Memo, Pending};
 use crate::ruleset::Ruleset;

@@ -31,6 +31,7 @@ pub mod notes;
 pub mod observe;
 mod offer;
 mod operands;
+pub mod outcome;
 pub(crate) mod pilot;
 mod prims;
 mod prims_moves;

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use super::exec::Exit;
 use super::machine::{Match, Wait};
+use super::outcome::{Ending, Outcome};
 use super::{ErrorKind, Halt, RunError};
-use crate::game::{Ending, Outcome};
 use crate::log::EventKind;
 use crate::value::{Sym, Team, Value};
 
