@@ -41,29 +41,7 @@ use crate::vm::{Match, RunError, Schedule};
 /// branch), ten times that in a debug build.
 pub const MAX_NODES: u64 = 1_000_000;
 
-/// Who answers the decisions the scenario does not script.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Policy {
-    /// Nobody: a decision the script does not answer is an error.
-    Scripted,
-    /// Each legal option with equal probability (the random agent's choice, exactly).
-    Random,
-    /// The options with the best `prefer` score, ties with equal probability; every option
-    /// alike when the rule gives no scores (the heuristic agent's choice, exactly).
-    Heuristic,
-}
-
-impl Policy {
-    /// The policy's name, as the command line writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Policy::Scripted => "scripted",
-            Policy::Random => "random",
-            Policy::Heuristic => "heuristic",
-        }
-    }
-}
+pub use crate::scenario::Policy;
 
 /// Where the enumeration stops.
 #[derive(Debug, Clone, PartialEq, Eq)]

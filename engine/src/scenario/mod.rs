@@ -32,7 +32,7 @@ use crate::vm::{Match, Schedule};
 
 pub use spec::{
     BallSpec, ClockSpec, EventFieldsChecks, EventFieldsSpec, Expect, ModifiersSpec, OddsSpec,
-    OfferedChecks, OfferedSpec, Position, Run, TeamPosition, Which,
+    OfferedChecks, OfferedSpec, Policy, Position, Run, TeamPosition, Which,
 };
 
 /// A decision of the rules and the labels a scenario's script answers it with.

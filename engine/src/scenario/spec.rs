@@ -111,7 +111,7 @@ pub struct OddsSpec {
     /// Where to stop: a stage name or `turn-end` (default: where the run ends).
     pub until: Option<String>,
     /// Who decides what the script does not.
-    pub policy: Option<crate::odds::Policy>,
+    pub policy: Option<Policy>,
     /// A path also ends at the first event of one of these kinds (an `emit` kind or
     /// `goal`): a set piece's setup, for instance, need not be enumerated.
     #[serde(default)]
@@ -444,5 +444,30 @@ impl<'de> Deserialize<'de> for ModifiersSpec {
             })
         };
         go().map_err(D::Error::custom)
+    }
+}
+
+/// Who answers the decisions the scenario does not script when exact odds are worked out
+/// ([`crate::odds`], which re-exports it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    /// Nobody: a decision the script does not answer is an error.
+    Scripted,
+    /// Each legal option with equal probability (the random agent's choice, exactly).
+    Random,
+    /// The options with the best `prefer` score, ties with equal probability; every option
+    /// alike when the rule gives no scores (the heuristic agent's choice, exactly).
+    Heuristic,
+}
+
+impl Policy {
+    /// The policy's name, as the command line writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Scripted => "scripted",
+            Policy::Random => "random",
+            Policy::Heuristic => "heuristic",
+        }
     }
 }
