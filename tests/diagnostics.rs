@@ -1,9 +1,7 @@
 //! Broken rulesets: what the loader says and where it points, and rules that run away.
 //!
 //! Every file in `fixtures/broken/` is a small layer that `extends` `rulesets/original.toml`
-//! and breaks one thing (its first lines say what), but two: `incomplete_table.toml` and
-//! `table_key_out_of_range.toml` are full copies of the edition with one defect (made by
-//! `fixtures/make_broken.py`, which says why). Each file's diagnostics, rendered as a user
+//! and breaks one thing (its first lines say what). Each file's diagnostics, rendered as a user
 //! sees them, are a snapshot; the path shown is the fixture's file name, and every
 //! diagnostic points into that file, not into the edition below it.
 

@@ -76,12 +76,51 @@ impl SourceFile {
         (&self.text[start..end], start)
     }
 
+    /// The byte range of the layer holding `offset`: from where its text starts to where
+    /// the next layer's starts (or the end of the whole).
+    pub fn layer_range(&self, offset: usize) -> (usize, usize) {
+        let start = self.layer(offset).1;
+        let end = self
+            .layers
+            .iter()
+            .map(|(_, base)| *base)
+            .filter(|base| *base > start)
+            .min()
+            .unwrap_or(self.text.len());
+        (start, end)
+    }
+
+    /// Where `needle` is first written in the layer holding `anchor` (a table's header,
+    /// say, in the layer that writes one of its values).
+    pub fn find_in_layer(&self, anchor: usize, needle: &str) -> Option<usize> {
+        let (start, end) = self.layer_range(anchor);
+        self.text[start..end].find(needle).map(|i| start + i)
+    }
+
     /// Where a TOML key is written under a table header, best effort: the offset of
     /// `key` after the header `[section]` (or anywhere when the header is not found).
     pub fn find_key(&self, section: &str, key: &str) -> Option<usize> {
+        self.find_key_within((0, self.text.len()), section, key)
+    }
+
+    /// [`SourceFile::find_key`] within the layer holding `anchor` only (the layer that
+    /// writes the key's value), so that a key a layer adds or changes is found there and
+    /// not under the same header in a layer below.
+    pub fn find_key_in_layer(&self, anchor: usize, section: &str, key: &str) -> Option<usize> {
+        self.find_key_within(self.layer_range(anchor), section, key)
+    }
+
+    /// [`SourceFile::find_key`] within the byte range `(start, end)` of the whole text.
+    fn find_key_within(
+        &self,
+        (start, end): (usize, usize),
+        section: &str,
+        key: &str,
+    ) -> Option<usize> {
+        let text = &self.text[start..end];
         let header = format!("[{section}]");
-        let from = self.text.find(&header).unwrap_or(0);
-        let rest = &self.text[from..];
+        let from = start + text.find(&header).unwrap_or(0);
+        let rest = &self.text[from..end];
         let quoted = format!("\"{key}\"");
         let candidates = [quoted.as_str(), key];
         candidates
@@ -260,3 +299,37 @@ impl fmt::Display for LoadErrors {
 }
 
 impl std::error::Error for LoadErrors {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two layers that both write `[t.rows]` with a key `"1"`: the bottom one first.
+    fn two_layers() -> SourceFile {
+        let bottom = "[t.rows]\n\"1\" = 1\n";
+        let top = "[t.rows]\n\"1\" = 2\n";
+        let text = format!("{bottom}\n{top}\n");
+        SourceFile {
+            path: PathBuf::from("top.toml"),
+            text: Arc::from(text.as_str()),
+            layers: vec![
+                (PathBuf::from("bottom.toml"), 0),
+                (PathBuf::from("top.toml"), bottom.len() + 1),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_key_is_found_in_the_layer_of_its_value() {
+        let f = two_layers();
+        let top = f.layers[1].1;
+        assert_eq!(f.layer_range(0), (0, top));
+        assert_eq!(f.layer_range(top + 3), (top, f.text.len()));
+        // Searching the whole text finds the bottom layer's key first.
+        assert_eq!(f.find_key("t.rows", "1"), Some(9));
+        let value = top + f.text[top..].find("= 2").expect("the top value");
+        assert_eq!(f.find_key_in_layer(value, "t.rows", "1"), Some(top + 9));
+        assert_eq!(f.find_in_layer(value, "[t.rows]"), Some(top));
+        assert_eq!(f.line_col(top + 9), (2, 1));
+    }
+}

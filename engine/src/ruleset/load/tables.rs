@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::ir::Code;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
 use crate::ruleset::model::{Domain, Row, Ruleset, Table, Unit};
-use crate::ruleset::raw::RawRuleset;
+use crate::ruleset::raw::{RawRuleset, RawTable};
 use crate::value::Ty;
 
 use super::code::{Pending, Resolver, State, code_offset, parse_error, value_span};
@@ -68,8 +68,10 @@ pub(super) fn declare(
         for (key, row) in &t.rows {
             let ri = table.rows.len() as u16;
             let row_rule = format!("{rule}[{key}]");
+            // The key is looked for in the layer that writes the row, not under the
+            // table's header in a layer below.
             let key_at = file
-                .find_key(&format!("tables.{name}.rows"), key)
+                .find_key_in_layer(value_span(row).0, &format!("tables.{name}.rows"), key)
                 .map_or(value_span(row), |o| (o, o + key.len() + 2));
             if domain == Domain::Labels {
                 let sym = rs.intern(key);
@@ -135,28 +137,28 @@ pub(super) fn declare(
             });
         }
         if domain != Domain::Labels {
-            let missing: Vec<String> = table
+            let missing: Vec<usize> = table
                 .slots
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| **r == u16::MAX)
-                .map(|(s, _)| match domain {
-                    Domain::D6 => (s + 1).to_string(),
-                    Domain::TwoD6 => (s + 2).to_string(),
-                    _ => format!("{}-{}", s / 6 + 1, s % 6 + 1),
-                })
+                .map(|(s, _)| s)
                 .collect();
             if !missing.is_empty() {
-                let span = file
-                    .find_key("tables", name)
-                    .map_or(dice_span, |o| (o, o + name.len()));
-                let header = format!("[tables.{name}]");
-                let span = file
-                    .text
-                    .find(&header)
-                    .map_or(span, |o| (o, o + header.len()));
+                let names: Vec<String> = missing
+                    .iter()
+                    .map(|&s| match domain {
+                        Domain::D6 => (s + 1).to_string(),
+                        Domain::TwoD6 => (s + 2).to_string(),
+                        _ => format!("{}-{}", s / 6 + 1, s % 6 + 1),
+                    })
+                    .collect();
+                let span = gap_place(file, &rs.removed, name, t, domain, &missing)
+                    .or_else(|| file.text.find(&header).map(|_| header_span))
+                    .or_else(|| file.find_key("tables", name).map(|o| (o, o + name.len())))
+                    .unwrap_or(dice_span);
                 errors.push(
-                    Diagnostic::error(format!("table `{name}` does not cover every result of {}: missing {}", domain.name(), missing.join(", ")))
+                    Diagnostic::error(format!("table `{name}` does not cover every result of {}: missing {}", domain.name(), names.join(", ")))
                         .at(file, span)
                         .in_rule(rule.clone())
                         .hint("every result of the dice must have exactly one row (use ranges like \"2..4\" or lists like \"1,6\")"),
@@ -167,6 +169,42 @@ pub(super) fn declare(
         resolver.tables.push(pend);
         rs.tables.push(table);
     }
+}
+
+/// Where a table that leaves results of its dice uncovered is pointed at: the `remove`
+/// entry that took out a row covering one of the `missing` slots, if a layer did; else
+/// the table's header in the topmost layer that writes its key domain or one of its rows
+/// (that value itself when that layer has no header of the table). `None` for a table
+/// that writes neither.
+fn gap_place(
+    file: &SourceFile,
+    removed: &HashMap<String, (usize, usize)>,
+    name: &str,
+    t: &RawTable,
+    domain: Domain,
+    missing: &[usize],
+) -> Option<(usize, usize)> {
+    let prefix = format!("tables.{name}.rows.");
+    let by_remove = removed
+        .iter()
+        .filter_map(|(path, span)| {
+            let slots = key_slots(domain, path.strip_prefix(&prefix)?).ok()?;
+            slots.iter().any(|s| missing.contains(s)).then_some(*span)
+        })
+        .max_by_key(|span| span.0);
+    if by_remove.is_some() {
+        return by_remove;
+    }
+    let top = t
+        .dice
+        .iter()
+        .map(value_span)
+        .chain(t.rows.values().map(value_span))
+        .max_by_key(|span| span.0)?;
+    [format!("[tables.{name}]"), format!("[tables.{name}.rows]")]
+        .iter()
+        .find_map(|h| file.find_in_layer(top.0, h).map(|o| (o, o + h.len())))
+        .or(Some(top))
 }
 
 /// Parses a table key into the domain slots it covers.
