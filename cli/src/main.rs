@@ -158,8 +158,7 @@ Examples:
 Exit codes: 0 the match was played; 1 the ruleset has errors, a rule failed during the
 match, a human player quit, or the log cannot be written; 2 usage error.";
 
-const SIMULATE_ABOUT: &str = concat!(
-    "\
+const SIMULATE_ABOUT: &str = "\
 Play many matches and print figures.
 
 Match i (0-based) is played with the seed splitmix64(splitmix64(S) XOR i), where S is
@@ -171,21 +170,16 @@ exactly the figures of the whole batch.
 
 Figures, each with a 95% confidence interval: goals per match (mean, sd, Student's t
 interval) and their distribution 0..10+, home wins, away wins and draws (Wilson
-intervals), ",
-    stats::conversion::converted_figure!(),
-    " and conversion (goals per shot, delta-method interval) when the ruleset
-has a `",
-    stats::conversion::converted_figure!(),
-    "` figure, possession changes, every figure of the ruleset's [figures] table,
-turns, minutes played and stoppage minutes per half, choices and dice per match. Rules
-coverage: how often each table row, procedure and trigger ran, and which never did
-(--coverage lists every count, and the options picked).
+intervals), the figure the ruleset declares goals a conversion of and that conversion
+(goals per event, delta-method interval), possession changes, every figure of the
+ruleset's [figures] table, turns, minutes played and stoppage minutes per half, choices
+and dice per match. Rules coverage: how often each table row, procedure and trigger
+ran, and which never did (--coverage lists every count, and the options picked).
 
 Nothing is logged (the fast path). A match that stops with a rule error is reported with
 its seed on stderr; the figures of the other matches are printed, and the exit code is 1.
 When the first 10 matches all fail, the batch stops there with one error: the first
-match's, with its seed."
-);
+match's, with its seed.";
 
 const SIMULATE_EXAMPLES: &str = "\
 Examples:

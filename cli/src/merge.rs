@@ -34,6 +34,9 @@ pub fn read_tally(path: &Path) -> Result<Tally, CliError> {
     #[derive(serde::Deserialize)]
     struct Result {
         tallies: Option<Tally>,
+        /// The figures listed, which record which one converts into goals.
+        #[serde(default)]
+        figures: Vec<crate::stats::conversion::Listed>,
     }
     // Read straight into the tally (not through a JSON value) so map order is kept.
     let r: Result = serde_json::from_str(&text).map_err(|e| {
@@ -42,12 +45,14 @@ pub fn read_tally(path: &Path) -> Result<Tally, CliError> {
             path.display()
         ))
     })?;
-    r.tallies.ok_or_else(|| {
+    let mut tally = r.tallies.ok_or_else(|| {
         CliError::Failure(format!(
             "{} has no tallies: write it with `fuba simulate --format json`",
             path.display()
         ))
-    })
+    })?;
+    tally.conversion = crate::stats::conversion::Conversion::from_listed(&r.figures);
+    Ok(tally)
 }
 
 /// Runs `fuba merge`.

@@ -166,11 +166,13 @@ pub(super) fn to_json(t: &Tally, timing: Option<Timing>) -> io::Result<String> {
                 quantiles: balance::match_length(t),
             },
         },
-        converted_per_match: (t.figures.get(stats::conversion::CONVERTED))
-            .and_then(|m| stat(&figs, &stats::conversion::figure_id(), m.sum)),
+        converted_per_match: (t.conversion.as_ref()).and_then(|c| {
+            let m = t.figures.get(&c.figure)?;
+            stat(&figs, &c.figure_id(), m.sum)
+        }),
         conversion: figs
             .iter()
-            .find(|f| f.id == "conversion")
+            .find(|f| f.id == stats::conversion::ID)
             .and_then(|f| f.value),
         figures_per_match: t
             .figures

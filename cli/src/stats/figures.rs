@@ -140,9 +140,9 @@ fn ruleset_figure(name: &str, m: &Moments) -> Figure {
 }
 
 /// The figures of a tally, in a fixed order: goals, results, the balance figures (home
-/// and kick-off advantage, match length), the converted figure and its conversion into
-/// goals ([`conversion`]), possession, the
-/// ruleset's figures, turns and minutes per half, choices and dice.
+/// and kick-off advantage, match length), the figure the ruleset declares goals a
+/// conversion of and that conversion ([`conversion`]), possession, the ruleset's other
+/// figures in their order, turns and minutes per half, choices and dice.
 pub fn figures(t: &Tally) -> Vec<Figure> {
     let mut out = Vec::new();
     let n = t.games;
@@ -161,9 +161,11 @@ pub fn figures(t: &Tally) -> Vec<Figure> {
         out.push(share_figure(id.into(), label.into(), t.results[i], n));
     }
     out.extend(balance::figures(t));
-    if let Some(s) = t.figures.get(conversion::CONVERTED) {
-        out.push(ruleset_figure(conversion::CONVERTED, s));
-        out.push(conversion(t, &eng("goals"), s));
+    let converted =
+        (t.conversion.as_ref()).and_then(|c| Some((c, t.figures.get_key_value(&c.figure)?)));
+    if let Some((c, (name, s))) = converted {
+        out.push(ruleset_figure(name, s));
+        out.push(conversion(t, &eng("goals"), s, &c.label));
     }
     out.push(mean_figure(
         "possession_changes".into(),
@@ -171,7 +173,7 @@ pub fn figures(t: &Tally) -> Vec<Figure> {
         &eng("possession_changes"),
     ));
     for (name, m) in &t.figures {
-        if !conversion::is_converted(name) {
+        if converted.is_none_or(|(_, (c, _))| c != name) {
             out.push(ruleset_figure(name, m));
         }
     }
@@ -184,8 +186,8 @@ pub fn figures(t: &Tally) -> Vec<Figure> {
 }
 
 /// Goals per converted event: the ratio of the sums, with a delta-method interval. `g`
-/// is the goals' tally, `s` the converted figure's.
-fn conversion(t: &Tally, g: &Moments, s: &Moments) -> Figure {
+/// is the goals' tally, `s` the converted figure's, `label` the conversion's.
+fn conversion(t: &Tally, g: &Moments, s: &Moments, label: &str) -> Figure {
     let n = g.n as f64;
     let r = if s.sum > 0 {
         g.sum as f64 / s.sum as f64
@@ -198,8 +200,8 @@ fn conversion(t: &Tally, g: &Moments, s: &Moments) -> Figure {
     let sbar = s.sum as f64 / n;
     let se = (var.max(0.0) / n).sqrt() / sbar;
     Figure {
-        id: "conversion".into(),
-        label: conversion::LABEL.into(),
+        id: conversion::ID.into(),
+        label: label.into(),
         kind: Kind::Ratio,
         n: g.n,
         value: num(r),
@@ -233,6 +235,55 @@ pub fn goals_distribution(t: &Tally) -> Vec<Figure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ids of the figures of an empty tally of `rs`.
+    fn ids(rs: &fuba_engine::ruleset::Ruleset) -> Vec<(String, String)> {
+        let batch = super::super::Batch {
+            ruleset: rs.name.clone(),
+            title: rs.title.clone(),
+            fingerprint: rs.fingerprint.clone(),
+            seed: 1,
+            home: "random".into(),
+            away: "random".into(),
+            games: 0,
+            shard_count: 1,
+            shards: vec![1],
+            options: Vec::new(),
+        };
+        figures(&Tally::new(rs, batch))
+            .into_iter()
+            .map(|f| (f.id, f.label))
+            .collect()
+    }
+
+    #[test]
+    fn the_conversion_follows_the_figure_the_ruleset_declares_it_of() {
+        let e = crate::editions::find("original").expect("a built-in edition");
+        let rs = crate::editions::load_edition(e).expect("the edition loads");
+        let ids = ids(&rs);
+        let at = |id: &str| ids.iter().position(|(i, _)| i == id);
+        let conversion = at("conversion").expect("a conversion");
+        assert_eq!(ids[conversion].1, "conversion (goals per shot)");
+        assert_eq!(at("figures.shots"), Some(conversion - 1));
+        assert_eq!(at("possession_changes"), Some(conversion + 1));
+        // A house layer that redeclares the figure without `conversion`: no conversion,
+        // and the figure is listed with the others, in the ruleset's order.
+        let text = "[meta]\nextends = \"original\"\nname = \"house\"\ntitle = \"House\"\n\n\
+                    [figures]\nshots = [\"shot\", \"penalty\"]\n";
+        let house = fuba_engine::ruleset::load_str_with(
+            std::path::Path::new("house.toml"),
+            text,
+            &crate::editions::lookup,
+        )
+        .expect("the layer loads");
+        let ids = self::ids(&house);
+        let at = |id: &str| ids.iter().position(|(i, _)| i == id);
+        assert_eq!(at("conversion"), None);
+        assert_eq!(
+            at("figures.shots"),
+            Some(at("possession_changes").unwrap() + 1)
+        );
+    }
 
     #[test]
     fn wilson_matches_a_worked_example() {

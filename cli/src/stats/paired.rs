@@ -175,7 +175,13 @@ impl<'a> Twins<'a> {
 
     /// The per-match values of figure `id` in each batch, twin by twin.
     fn values(&self, id: &str) -> Option<(Vec<i64>, Vec<i64>)> {
-        let (ca, cb) = (column(self.a, id)?, column(self.b, id)?);
+        self.values_of(id, id)
+    }
+
+    /// The per-match values of figure `a` in the first batch and `b` in the second, twin
+    /// by twin.
+    fn values_of(&self, a: &str, b: &str) -> Option<(Vec<i64>, Vec<i64>)> {
+        let (ca, cb) = (column(self.a, a)?, column(self.b, b)?);
         self.rows
             .iter()
             .map(|(ra, rb)| Some((ca.get(ra)?, cb.get(rb)?)))
@@ -195,9 +201,10 @@ impl<'a> Twins<'a> {
                 let (a, b) = self.values(id)?;
                 Some(share_test(&differences(&a, &b)))
             }
-            Kind::Ratio if id == "conversion" => {
+            Kind::Ratio if id == conversion::ID => {
                 let (ga, gb) = self.values("goals")?;
-                let (sa, sb) = self.values(&conversion::figure_id())?;
+                let (ca, cb) = (self.a.conversion.as_ref()?, self.b.conversion.as_ref()?);
+                let (sa, sb) = self.values_of(&ca.figure_id(), &cb.figure_id())?;
                 Some(ratio_test(&ga, &sa, &gb, &sb))
             }
             Kind::Ratio => None,

@@ -10,9 +10,10 @@ use fuba_engine::vm::Counters;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+use super::GOAL_BUCKETS;
 use super::batch::Batch;
+use super::conversion::Conversion;
 use super::paired::PerMatch;
-use super::{GOAL_BUCKETS, conversion};
 
 /// Count, sum and sum of squares of an integer per match, exactly.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,7 +93,8 @@ pub struct Tally {
     /// Per-match figures of the ruleset's [figures] table.
     pub figures: IndexMap<String, Moments>,
     /// Sum over matches of goals × the converted figure (for the conversion's interval,
-    /// [`super::conversion`]).
+    /// [`super::conversion`]); 0 when no figure converts. The key is the one results have
+    /// always been written with.
     #[serde(rename = "goals_x_shots")]
     pub goals_x_converted: i64,
     /// Matches stopped by the turn cap.
@@ -112,6 +114,10 @@ pub struct Tally {
     pub counted_by: BTreeMap<String, BTreeMap<String, u64>>,
     /// Failed matches, by index.
     pub failures: Vec<Failure>,
+    /// Which figure converts into goals, if one does: the ruleset's declaration, or what
+    /// a result read back lists ([`Conversion::from_listed`]). Not written in the tallies.
+    #[serde(skip)]
+    pub conversion: Option<Conversion>,
     /// Every match's values by match index, when kept ([`Tally::keep_per_match`]): at
     /// most one row per match of the batch. Kept in memory only, never written.
     #[serde(skip)]
@@ -215,6 +221,7 @@ impl Tally {
                 .map(|b| (b.name.clone(), BTreeMap::new()))
                 .collect(),
             failures: Vec::new(),
+            conversion: Conversion::of(rs),
             per_match: None,
             arm_syms: HashMap::new(),
             outside_match,
@@ -265,11 +272,11 @@ impl Tally {
         }
         let mut converted = None;
         let figures = self.figures.iter_mut().zip(&rs.figures).enumerate();
-        for (i, ((name, m), f)) in figures {
+        for (i, ((_, m), f)) in figures {
             let n = i64::from(f.count(i, c));
             m.add(n);
             row.push(n);
-            if conversion::is_converted(name) {
+            if f.conversion.is_some() {
                 converted = Some(n);
             }
         }
@@ -410,6 +417,9 @@ impl Tally {
         };
         if keys(self) != keys(&o) {
             return Err("the results count different figures (another version of fuba?)".into());
+        }
+        if self.conversion.is_none() {
+            self.conversion.clone_from(&o.conversion);
         }
         let mut shards = o.batch.shards.clone();
         self.batch.shards.append(&mut shards);

@@ -162,6 +162,10 @@ pub struct Figure {
     pub kinds: Vec<Sym>,
     /// Only the events passing this test count (then `kinds` has one kind).
     pub test: Option<FigureTest>,
+    /// Goals are a conversion of this figure's events, when the ruleset declares so
+    /// (`conversion = "goals per shot"` on the figure): the label of goals per event. At
+    /// most one figure of a ruleset has one.
+    pub conversion: Option<String>,
 }
 
 /// A figure counting the events of one kind by the value of one of their fields (which

@@ -318,8 +318,24 @@ pub struct RawTrigger {
 pub enum RawFigure {
     /// `name = ["kind", ...]`: events of these kinds per match.
     Kinds(Vec<String>),
+    /// `name = { events = ["kind", ...], conversion = "goals per shot" }`: events of these
+    /// kinds per match, with the figure's other properties.
+    Listed(RawListedFigure),
     /// `name = { event = "kind", by = "field", where = "test" }`.
     Event(RawEventFigure),
+}
+
+/// `name = { events = ["kind", ...], conversion = "goals per shot" }`: the list form of a
+/// figure, written as a table to declare its properties.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawListedFigure {
+    /// The event kinds counted.
+    pub events: Vec<String>,
+    /// Goals are a conversion of this figure's events: the label of goals per event.
+    /// Checked by the loader (a non-empty string), hence any value here.
+    #[serde(default)]
+    pub conversion: Option<toml::Value>,
 }
 
 /// `name = { event = "kind", by = "field", where = "test" }`: events of one kind, counted
@@ -337,6 +353,10 @@ pub struct RawEventFigure {
     /// which it holds are counted.
     #[serde(default, rename = "where")]
     pub test: Option<String>,
+    /// Goals are a conversion of this figure's events: the label of goals per event
+    /// (not of a breakdown). Checked by the loader (a non-empty string), hence any value.
+    #[serde(default)]
+    pub conversion: Option<toml::Value>,
 }
 
 impl RawFigure {
@@ -344,7 +364,15 @@ impl RawFigure {
     pub fn describe(&self) -> String {
         match self {
             RawFigure::Kinds(kinds) => format!("{kinds:?}"),
-            RawFigure::Event(RawEventFigure { event, by, test }) => {
+            RawFigure::Listed(RawListedFigure { events, conversion }) => {
+                format!("{events:?}{}", describe_conversion(conversion))
+            }
+            RawFigure::Event(RawEventFigure {
+                event,
+                by,
+                test,
+                conversion,
+            }) => {
                 let mut s = format!("{event:?}");
                 if let Some(by) = by {
                     s.push_str(&format!(" by {by:?}"));
@@ -352,10 +380,18 @@ impl RawFigure {
                 if let Some(t) = test {
                     s.push_str(&format!(" where {t:?}"));
                 }
+                s.push_str(&describe_conversion(conversion));
                 s
             }
         }
     }
+}
+
+/// A figure's `conversion` as written, after its events (empty when it has none).
+fn describe_conversion(conversion: &Option<toml::Value>) -> String {
+    conversion
+        .as_ref()
+        .map_or(String::new(), |c| format!(" conversion {c}"))
 }
 
 /// `[collections.NAME]`: a collection's declaration.

@@ -21,17 +21,14 @@ use crate::vm::Counters;
 
 /// Builds the ruleset's figures from its `[figures]` table; errors go to `errors`.
 pub(super) fn build(rs: &mut Ruleset, raw: &RawRuleset, errors: &mut Vec<Diagnostic>) {
+    // The figure that declares `conversion`, once one has.
+    let mut converted: Option<&str> = None;
     for (name, figure) in &raw.figures {
         let span = figure.span();
+        let conversion = declared_conversion(rs, name, figure, &mut converted, errors);
         match figure.get_ref() {
-            RawFigure::Kinds(kinds) => {
-                let kinds = kinds.iter().map(|k| rs.intern(k)).collect();
-                rs.figures.push(Figure {
-                    name: name.clone(),
-                    kinds,
-                    test: None,
-                });
-            }
+            RawFigure::Kinds(kinds) => push_listed(rs, name, kinds, None),
+            RawFigure::Listed(listed) => push_listed(rs, name, &listed.events, conversion),
             RawFigure::Event(e) => {
                 // Where the test's text starts in the file (the entry's start when it has
                 // escapes and cannot be found as written).
@@ -40,7 +37,7 @@ pub(super) fn build(rs: &mut Ruleset, raw: &RawRuleset, errors: &mut Vec<Diagnos
                     .as_ref()
                     .and_then(|t| rs.file.text.get(span.clone())?.find(t.as_str()))
                     .map_or(span.start, |i| span.start + i);
-                if let Err(d) = add_event_figure(rs, name, e, offset) {
+                if let Err(d) = add_event_figure(rs, name, e, offset, conversion) {
                     let d = if d.span.is_some() {
                         d
                     } else {
@@ -54,13 +51,143 @@ pub(super) fn build(rs: &mut Ruleset, raw: &RawRuleset, errors: &mut Vec<Diagnos
     }
 }
 
+/// The conversion figure `name` declares, checked: an error (and None) for a bad label,
+/// on a breakdown, or when figure `converted` declared one before it; otherwise it becomes
+/// `converted`.
+fn declared_conversion<'r>(
+    rs: &Ruleset,
+    name: &'r str,
+    figure: &toml::Spanned<RawFigure>,
+    converted: &mut Option<&'r str>,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let span = figure.span();
+    let mut conversion = match conversion_label(rs, name, figure.get_ref(), span.clone()) {
+        Ok(c) => c,
+        Err(d) => {
+            errors.push(d.in_rule(format!("figures.{name}")));
+            None
+        }
+    };
+    let breakdown = matches!(figure.get_ref(), RawFigure::Event(e) if e.by.is_some());
+    if breakdown && conversion.is_some() {
+        let file = rs.file.clone();
+        errors.push(
+            Diagnostic::error(format!(
+                "figure `{name}` counts events by a field (`by`), so goals cannot be a \
+                 conversion of it"
+            ))
+            .at(&file, conversion_span(rs, span.clone()))
+            .hint("declare `conversion` on a figure counted per match")
+            .in_rule(format!("figures.{name}")),
+        );
+        conversion = None;
+    }
+    if conversion.is_some() {
+        match *converted {
+            Some(first) => {
+                let file = rs.file.clone();
+                errors.push(
+                    Diagnostic::error(format!(
+                        "figures `{first}` and `{name}` both declare `conversion`: goals \
+                         are a conversion of one figure at most"
+                    ))
+                    .at(&file, conversion_span(rs, span.clone()))
+                    .hint(format!(
+                        "keep `conversion` on one of them (a layer redeclares `{first}` \
+                         without it to move it)"
+                    ))
+                    .in_rule(format!("figures.{name}")),
+                );
+                conversion = None;
+            }
+            None => *converted = Some(name),
+        }
+    }
+    conversion
+}
+
+/// Adds figure `name`, counting the events of `kinds` per match.
+fn push_listed(rs: &mut Ruleset, name: &str, kinds: &[String], conversion: Option<String>) {
+    let kinds = kinds.iter().map(|k| rs.intern(k)).collect();
+    rs.figures.push(Figure {
+        name: name.to_string(),
+        kinds,
+        test: None,
+        conversion,
+    });
+}
+
+/// The label of the conversion figure `name` declares (`conversion = "goals per shot"`),
+/// the entry at `span` in the file: None when it declares none, an error when the value
+/// is not a non-empty string.
+fn conversion_label(
+    rs: &Ruleset,
+    name: &str,
+    figure: &RawFigure,
+    span: std::ops::Range<usize>,
+) -> Result<Option<String>, Diagnostic> {
+    let value = match figure {
+        RawFigure::Kinds(_) => None,
+        RawFigure::Listed(l) => l.conversion.as_ref(),
+        RawFigure::Event(e) => e.conversion.as_ref(),
+    };
+    match value {
+        None => Ok(None),
+        Some(toml::Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
+        Some(v) => {
+            let what = match v {
+                toml::Value::String(_) => "empty".to_string(),
+                other => {
+                    let ty = other.type_str();
+                    let article = if ty.starts_with(['a', 'i']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                    format!("{article} {ty}, not a string")
+                }
+            };
+            Err(Diagnostic::error(format!(
+                "figure `{name}`: `conversion` is {what}; it is the label of goals per \
+                 event of the figure"
+            ))
+            .at(&rs.file, conversion_span(rs, span))
+            .hint("for example `conversion = \"goals per shot\"`"))
+        }
+    }
+}
+
+/// Where the value of `conversion` is written in the figure entry at `span` (the whole
+/// entry when it cannot be found as written).
+fn conversion_span(rs: &Ruleset, span: std::ops::Range<usize>) -> (usize, usize) {
+    let whole = (span.start, span.end);
+    let Some(text) = rs.file.text.get(span.clone()) else {
+        return whole;
+    };
+    let Some(key) = text.find("conversion") else {
+        return whole;
+    };
+    let after = &text[key + "conversion".len()..];
+    let Some(eq) = after.find('=') else {
+        return whole;
+    };
+    let value = &after[eq + 1..];
+    let start = value.len() - value.trim_start().len();
+    let rest = &value[start..];
+    let len = rest.find([',', '}', '\n']).unwrap_or(rest.len());
+    let from = span.start + key + "conversion".len() + eq + 1 + start;
+    (from, from + rest[..len].trim_end().len().max(1))
+}
+
 /// Adds figure `name` of the form `{ event, by, where }`, its test's text at `offset` in
-/// the ruleset's file.
+/// the ruleset's file; goals are a `conversion` of it when given (never of a breakdown).
 fn add_event_figure(
     rs: &mut Ruleset,
     name: &str,
     e: &RawEventFigure,
     offset: usize,
+    conversion: Option<String>,
 ) -> Result<(), Diagnostic> {
     let kind = rs.intern(&e.event);
     let test = match &e.test {
@@ -81,6 +208,7 @@ fn add_event_figure(
             name: name.to_string(),
             kinds: vec![kind],
             test,
+            conversion,
         }),
     }
     Ok(())
@@ -255,8 +383,8 @@ impl Ruleset {
         let has = |rs: &Ruleset, n: &str| {
             rs.figures.iter().any(|f| f.name == n) || rs.breakdowns.iter().any(|b| b.name == n)
         };
-        let adopt = |rs: &mut Ruleset, name: &str, e: RawEventFigure| {
-            add_event_figure(rs, name, &e, 0).map_err(|d| {
+        let adopt = |rs: &mut Ruleset, name: &str, e: RawEventFigure, conversion| {
+            add_event_figure(rs, name, &e, 0, conversion).map_err(|d| {
                 let prefix = format!("figure `{name}`: ");
                 let why = d.message.strip_prefix(&prefix).unwrap_or(&d.message);
                 let mut out = Diagnostic::error(format!(
@@ -271,6 +399,11 @@ impl Ruleset {
             if has(self, &f.name) {
                 continue;
             }
+            // Goals stay a conversion of the adopted figure unless one of these rules'
+            // own figures already converts.
+            let conversion = (f.conversion.as_ref())
+                .filter(|_| !self.figures.iter().any(|g| g.conversion.is_some()))
+                .cloned();
             match &f.test {
                 None => {
                     let kinds = f
@@ -282,6 +415,7 @@ impl Ruleset {
                         name: f.name.clone(),
                         kinds,
                         test: None,
+                        conversion,
                     });
                 }
                 Some(t) => {
@@ -289,8 +423,9 @@ impl Ruleset {
                         event: other.symbol(f.kinds[0]).to_string(),
                         by: None,
                         test: Some(t.source.clone()),
+                        conversion: None,
                     };
-                    adopt(self, &f.name, e)?;
+                    adopt(self, &f.name, e, conversion)?;
                 }
             }
         }
@@ -302,8 +437,9 @@ impl Ruleset {
                 event: other.symbol(b.kind).to_string(),
                 by: Some(other.symbol(b.field).to_string()),
                 test: b.test.as_ref().map(|t| t.source.clone()),
+                conversion: None,
             };
-            adopt(self, &b.name, e)?;
+            adopt(self, &b.name, e, None)?;
         }
         Ok(())
     }
