@@ -26,6 +26,7 @@ mod prompt;
 mod removed;
 mod stmt;
 mod suggest;
+mod trigger;
 
 pub(crate) use suggest::closest_name;
 pub use suggest::edit_distance;
@@ -52,6 +53,13 @@ pub(crate) struct Compiler<'r> {
     /// Every use of an entry a layer removed, in the order met: compiling goes on after
     /// one, so that each use gets its own error (see [`Compiler::finish`]).
     removed_uses: Vec<Diagnostic>,
+    /// Each `return` with a value met: where, its type, and whether it is an integer or
+    /// nothing (what a trigger may return, see [`Compiler::trigger_body`]).
+    returned: Vec<(ast::Span, Ty, bool)>,
+    /// Whether a value of type `any` met here stands for an error already reported (a use
+    /// of a removed entry, a call of a procedure or table that failed to compile): the
+    /// code fails to load anyway, and such a value brings no second error.
+    after_error: bool,
 }
 
 /// Compiles procedures and tables on demand for the compiler.
@@ -87,6 +95,8 @@ impl<'r> Compiler<'r> {
             loops: 0,
             resolver,
             removed_uses: Vec::new(),
+            returned: Vec::new(),
+            after_error: false,
         }
     }
 
@@ -182,14 +192,33 @@ impl<'r> Compiler<'r> {
         ))
     }
 
+    /// Whether a value of type `got` may stand where `want` is wanted. Stricter than
+    /// [`Ty::fits`]: a value of type `any` (`none`, an `if` without `else` or whose
+    /// branches differ, a `match` whose arms differ) is no boolean and no integer, so that
+    /// every value the machine reads as one (`as_bool` and `as_int` in [`crate::vm`]) is
+    /// one. After an error (see `after_error`), a value of type `any` fits everywhere.
+    fn fits(&self, got: Ty, want: Ty) -> bool {
+        got.fits(want)
+            && !(got == Ty::Any && matches!(want, Ty::Bool | Ty::Int) && !self.after_error)
+    }
+
     fn expect(&self, got: &Ty, want: Ty, span: ast::Span, what: &str) -> R<()> {
-        if got.fits(want) {
+        if self.fits(*got, want) {
             Ok(())
         } else {
+            let got = shown(*got);
             Err(self.err(
                 span,
                 format!("type error: {what} must be {want}, found {got}"),
             ))
         }
+    }
+}
+
+/// How a type error names the type of a value it found: `any` is told as what makes one.
+fn shown(t: Ty) -> String {
+    match t {
+        Ty::Any => "a value of no single type (`none`, an `if` without `else`, or branches of different types)".to_string(),
+        t => t.to_string(),
     }
 }

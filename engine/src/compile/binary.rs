@@ -3,7 +3,7 @@
 
 use fuba_grammar::ast::{self, BinOp};
 
-use super::{Compiler, R};
+use super::{Compiler, R, shown};
 use crate::ir::*;
 use crate::value::Ty;
 
@@ -21,7 +21,12 @@ impl Compiler<'_> {
         let bad = |c: &Self| {
             c.err(
                 sp,
-                format!("type error: `{}` cannot combine {lt} and {rt}", op.symbol()),
+                format!(
+                    "type error: `{}` cannot combine {} and {}",
+                    op.symbol(),
+                    shown(lt),
+                    shown(rt)
+                ),
             )
         };
         let areaish = |t: Ty| matches!(t, Ty::Area | Ty::Areas | Ty::Any);
@@ -36,9 +41,7 @@ impl Compiler<'_> {
                 };
                 return Ok((self.node(k, sp), Ty::Bool));
             }
-            BinOp::Add | BinOp::Sub
-                if lt == Ty::Int && rt.fits(Ty::Int) || rt == Ty::Int && lt == Ty::Any =>
-            {
+            BinOp::Add | BinOp::Sub if lt == Ty::Int && rt == Ty::Int => {
                 (if op == BinOp::Add { Op::Add } else { Op::Sub }, Ty::Int)
             }
             BinOp::Add | BinOp::Union if lt == Ty::Moves && rt.fits(Ty::Moves) => {
@@ -52,7 +55,7 @@ impl Compiler<'_> {
             BinOp::Sub if areaish(lt) && areaish(rt) => (Op::Diff, Ty::Areas),
             BinOp::Intersect if areaish(lt) && areaish(rt) => (Op::Inter, Ty::Areas),
             BinOp::Mul | BinOp::Div | BinOp::Rem | BinOp::Add | BinOp::Sub
-                if lt.fits(Ty::Int) && rt.fits(Ty::Int) =>
+                if self.fits(lt, Ty::Int) && self.fits(rt, Ty::Int) =>
             {
                 (
                     match op {
@@ -74,7 +77,7 @@ impl Compiler<'_> {
                 (if op == BinOp::Eq { Op::Eq } else { Op::Ne }, Ty::Bool)
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-                if lt.fits(Ty::Int) && rt.fits(Ty::Int) =>
+                if self.fits(lt, Ty::Int) && self.fits(rt, Ty::Int) =>
             {
                 (
                     match op {

@@ -4,7 +4,7 @@
 
 use fuba_grammar::ast::{self, ExprKind};
 
-use super::{Compiler, R, closest_name};
+use super::{Compiler, R, closest_name, shown};
 use crate::ir::*;
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
@@ -33,12 +33,13 @@ impl Compiler<'_> {
         let mut out = Vec::new();
         for (i, (a, want)) in args.iter().zip(params).enumerate() {
             let (n, t) = self.expr(a)?;
-            if !t.fits(*want) {
+            if !self.fits(t, *want) {
                 return Err(self.err(
                     a.span,
                     format!(
-                        "type error: argument {} of `{what}` must be {want}, found {t}",
-                        i + 1
+                        "type error: argument {} of `{what}` must be {want}, found {}",
+                        i + 1,
+                        shown(t)
                     ),
                 ));
             }
@@ -66,6 +67,10 @@ impl Compiler<'_> {
                     self.err(name.span, d.message.clone())
                 }
             })?;
+            // A procedure that failed to compile (its error is reported) has no code.
+            if ret == Ty::Any && self.rs.procs[idx as usize].code.body.stmts.is_empty() {
+                self.after_error = true;
+            }
             let params: Vec<Ty> = self.rs.procs[idx as usize]
                 .params
                 .iter()
@@ -135,6 +140,9 @@ impl Compiler<'_> {
                 };
                 if let Some(r) = resolved {
                     let (t, ty) = r?;
+                    // A table of type `any` failed to compile (its error is reported) or
+                    // has rows of different types.
+                    self.after_error |= ty == Ty::Any;
                     let (k, kt) = self.expr(index)?;
                     let want = self.rs.tables[t as usize].domain.key_type();
                     self.expect(&kt, want, index.span, "the key of this table")?;

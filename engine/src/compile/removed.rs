@@ -28,6 +28,7 @@ impl Compiler<'_> {
         sp: ast::Span,
     ) -> (Node, Ty) {
         self.removed_uses.push(d);
+        self.after_error = true;
         for a in args {
             // Another error in an argument is left to the code's own compilation result.
             let _ = self.expr(a);

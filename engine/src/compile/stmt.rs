@@ -3,7 +3,7 @@
 
 use fuba_grammar::ast::{self, StmtKind};
 
-use super::{Compiler, R, closest_name};
+use super::{Compiler, R, closest_name, shown};
 use crate::ir::*;
 use crate::value::Ty;
 
@@ -56,10 +56,15 @@ impl Compiler<'_> {
                     } else {
                         Ty::Int
                     };
-                    if !(vty.fits(want) || l.ty == Ty::Moves && vty == Ty::Moves) {
+                    if !(self.fits(vty, want) || l.ty == Ty::Moves && vty == Ty::Moves) {
                         return Err(self.err(
                             value.span,
-                            format!("type error: `{}` holds {}, found {vty}", name.name, l.ty),
+                            format!(
+                                "type error: `{}` holds {}, found {}",
+                                name.name,
+                                l.ty,
+                                shown(vty)
+                            ),
                         ));
                     }
                     return Ok((Stmt::SetLocal(l.slot, *op, v), Ty::None));
@@ -101,10 +106,14 @@ impl Compiler<'_> {
                 } else {
                     Ty::Int
                 };
-                if !vty.fits(want) {
+                if !self.fits(vty, want) {
                     return Err(self.err(
                         value.span,
-                        format!("type error: `{}` holds {ty}, found {vty}", name.name),
+                        format!(
+                            "type error: `{}` holds {ty}, found {}",
+                            name.name,
+                            shown(vty)
+                        ),
                     ));
                 }
                 (Stmt::SetVar(var, idx, *op, v, self.loc(s.span)), Ty::None)
@@ -150,7 +159,12 @@ impl Compiler<'_> {
                 (Stmt::Break, Ty::None)
             }
             StmtKind::Return(v) => match v {
-                Some(e) => (Stmt::Return(Some(self.expr(e)?.0)), Ty::None),
+                Some(e) => {
+                    let (n, t) = self.expr(e)?;
+                    self.returned
+                        .push((e.span, t, super::trigger::int_or_nothing(&n)));
+                    (Stmt::Return(Some(n)), Ty::None)
+                }
                 None => (Stmt::Return(None), Ty::None),
             },
             StmtKind::Emit { kind, fields } => {

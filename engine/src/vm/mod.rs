@@ -209,41 +209,44 @@ impl Counters {
     }
 }
 
-/// The value of a bool-typed operand: the boolean, or, for a value the checker typed
-/// `any`, [`any_as_bool`] (off the hot path: the conditional jumps read a boolean).
+/// The value of a bool-typed operand: the boolean ([`not_a_bool`] for anything else, which
+/// the checker makes unreachable; off the hot path: the conditional jumps read a boolean).
 #[inline]
 pub(crate) fn as_bool(v: &Value) -> bool {
     match v {
         Value::Bool(b) => *b,
-        other => any_as_bool(other),
+        other => not_a_bool(other),
     }
 }
 
-/// A value of type `any` where a boolean is wanted is false. A checked program can have
-/// one: the checker types `any` an `if` that has no `else` or whose branches differ, such
-/// as `if c { true } else { team }`, and `any` fits where a boolean is wanted (the fuzz
-/// tests' generated code has such conditions).
+/// Where a boolean is wanted, a value of another type: unreachable in a checked program,
+/// since the checker refuses a value of no single type (`none`, an `if` without `else` or
+/// whose branches differ) where a boolean is wanted. A debug build stops here (the tests
+/// and the fuzz target run one); a release build reads false.
 #[cold]
-fn any_as_bool(_: &Value) -> bool {
+fn not_a_bool(v: &Value) -> bool {
+    debug_assert!(false, "the checker let a non-boolean through: {v:?}");
     false
 }
 
-/// The value of an int-typed operand where the rules add or compare: the integer, or, for
-/// a value the checker typed `any`, [`any_as_int`] (off the hot path).
+/// The value of an int-typed operand where the rules add or compare: the integer
+/// ([`not_an_int`] for anything else, which the checker makes unreachable).
 #[inline]
 pub(crate) fn as_int(v: &Value) -> i64 {
     match v {
         Value::Int(i) => *i,
-        other => any_as_int(other),
+        other => not_an_int(other),
     }
 }
 
-/// A value of type `any` where an integer is wanted: a flag counts 0 or 1, anything else
-/// (a team, a name, nothing) 0. A checked program can have one: as for [`any_as_bool`],
-/// and a trigger's value, added to its hook's, is not typed at all (its body may end on
-/// any expression).
+/// Where an integer is wanted, a value of another type: unreachable in a checked program,
+/// since the checker refuses a value of no single type where an integer is wanted and a
+/// trigger's value that is neither an integer nor nothing (nothing adds 0, read before
+/// this in the machine). A debug build stops here; a release build reads a flag as 0 or
+/// 1 and anything else as 0.
 #[cold]
-fn any_as_int(v: &Value) -> i64 {
+fn not_an_int(v: &Value) -> i64 {
+    debug_assert!(false, "the checker let a non-integer through: {v:?}");
     match v {
         Value::Bool(b) => i64::from(*b),
         _ => 0,
@@ -263,18 +266,16 @@ mod tests {
     }
 
     #[test]
-    fn a_value_of_any_type_is_false_where_a_boolean_is_wanted() {
-        for v in [Value::None, Value::Team(1), Value::Int(1), Value::Str(3)] {
-            assert!(!as_bool(&v), "{v:?}");
-        }
+    #[should_panic(expected = "the checker let a non-boolean through")]
+    #[cfg(debug_assertions)]
+    fn a_debug_build_stops_on_a_non_boolean_where_a_boolean_is_wanted() {
+        as_bool(&Value::Team(1));
     }
 
     #[test]
-    fn a_value_of_any_type_counts_as_a_flag_or_nothing_where_an_integer_is_wanted() {
-        assert_eq!(as_int(&Value::Bool(true)), 1);
-        assert_eq!(as_int(&Value::Bool(false)), 0);
-        for v in [Value::None, Value::Team(1), Value::Area(4), Value::Str(7)] {
-            assert_eq!(as_int(&v), 0, "{v:?}");
-        }
+    #[should_panic(expected = "the checker let a non-integer through")]
+    #[cfg(debug_assertions)]
+    fn a_debug_build_stops_on_a_non_integer_where_an_integer_is_wanted() {
+        as_int(&Value::None);
     }
 }

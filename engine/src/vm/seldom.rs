@@ -305,7 +305,12 @@ impl Match<'_> {
                 self.counters.triggers[ti as usize] += 1;
             }
             Ins::TrigDone(ti, acc) => {
-                let v = as_int(&self.pop());
+                // The checker lets a trigger end on an integer or on nothing (a body that
+                // only acts, an `if` without `else` not taken), which adds 0.
+                let v = match self.pop() {
+                    Value::None => 0,
+                    v => as_int(&v),
+                };
                 let slot = &mut self.stack[base + acc as usize];
                 *slot = Value::Int(as_int(slot).saturating_add(v));
                 if self.logging() {

@@ -80,7 +80,7 @@ pub(super) fn build(
                 for (n, ty) in &params {
                     c.declare(n, *ty);
                 }
-                match c.body(&b) {
+                match c.trigger_body(&b) {
                     Ok((code, _)) => code,
                     Err(d) => {
                         errors.push(d);
