@@ -13,6 +13,7 @@ use crate::ruleset::model::Ruleset;
 use crate::value::Ty;
 
 use super::collections::Collections;
+use super::expand::Expander;
 
 /// Offset of a code string's first character, from the span of its TOML value.
 pub(super) fn code_offset(file: &SourceFile, span: std::ops::Range<usize>) -> usize {
@@ -52,6 +53,55 @@ pub(super) fn parse_error(
             d.hint("split the rule into smaller procedures")
         }
         _ => d.hint("see docs/effect-language.md for the language"),
+    }
+}
+
+/// A body's text (starting at `offset` in the file) parsed and its collections expanded,
+/// `params` the rule's collection-typed parameters; a syntax or expansion error is pushed,
+/// located in `rule`, and gives `None`.
+pub(super) fn expanded_body(
+    file: &SourceFile,
+    offset: usize,
+    rule: &str,
+    text: &str,
+    colls: &mut Collections,
+    params: &[(String, Option<usize>)],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<ast::Block> {
+    let mut x = Expander::new(colls, file, offset, rule, params);
+    match fuba_grammar::parse_body(text).map(|b| x.body(b)) {
+        Ok(Ok(b)) => Some(b),
+        Ok(Err(d)) => {
+            errors.push(d);
+            None
+        }
+        Err(e) => {
+            errors.push(parse_error(file, offset, rule, e));
+            None
+        }
+    }
+}
+
+/// An expression's text parsed and expanded as [`expanded_body`] does a body's.
+pub(super) fn expanded_expression(
+    file: &SourceFile,
+    offset: usize,
+    rule: &str,
+    text: &str,
+    colls: &mut Collections,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<ast::Expr> {
+    let mut x = Expander::new(colls, file, offset, rule, &[]);
+    match fuba_grammar::parse_expression(text).map(|e| x.expression(e)) {
+        Ok(Ok(e)) => Some(e),
+        Ok(Err(d)) => {
+            errors.push(d);
+            None
+        }
+        Err(e) => {
+            errors.push(parse_error(file, offset, rule, e));
+            None
+        }
     }
 }
 

@@ -7,9 +7,8 @@ use crate::ruleset::model::{Procedure, Ruleset, Unit};
 use crate::ruleset::raw::RawRuleset;
 use crate::value::Ty;
 
-use super::code::{Pending, Resolver, State, code_offset, parse_error, parse_param_list};
+use super::code::{Pending, Resolver, State, code_offset, expanded_body, parse_param_list};
 use super::collections::Collections;
-use super::expand::Expander;
 
 /// Declares every procedure, its code waiting in `resolver`.
 pub(super) fn declare(
@@ -33,18 +32,8 @@ pub(super) fn declare(
         });
         let offset = code_offset(file, p.body.span());
         let typed = colls.params_of(name).map(<[_]>::to_vec).unwrap_or_default();
-        let mut x = Expander::new(colls, file, offset, &rule, &typed);
-        let pending = match fuba_grammar::parse_body(p.body.get_ref()).map(|b| x.body(b)) {
-            Ok(Ok(body)) => Some(Pending { body, offset, unit }),
-            Ok(Err(d)) => {
-                errors.push(d);
-                None
-            }
-            Err(e) => {
-                errors.push(parse_error(file, offset, &rule, e));
-                None
-            }
-        };
+        let pending = expanded_body(file, offset, &rule, p.body.get_ref(), colls, &typed, errors)
+            .map(|body| Pending { body, offset, unit });
         resolver.proc_state.push(if pending.is_some() {
             State::Waiting
         } else {

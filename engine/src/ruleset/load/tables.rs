@@ -9,9 +9,8 @@ use crate::ruleset::model::{Domain, Row, Ruleset, Table, Unit};
 use crate::ruleset::raw::{RawRuleset, RawTable};
 use crate::value::Ty;
 
-use super::code::{Pending, Resolver, State, code_offset, parse_error, value_span};
+use super::code::{Pending, Resolver, State, code_offset, expanded_body, value_span};
 use super::collections::Collections;
-use super::expand::Expander;
 
 /// Declares every table, its rows' code waiting in `resolver`.
 pub(super) fn declare(
@@ -115,19 +114,17 @@ pub(super) fn declare(
             });
             let r = row.get_ref();
             let offset = code_offset(file, r.body.span());
-            let mut x = Expander::new(colls, file, offset, &row_rule, &[]);
             pend.push(
-                match fuba_grammar::parse_body(r.body.get_ref()).map(|b| x.body(b)) {
-                    Ok(Ok(body)) => Some(Pending { body, offset, unit }),
-                    Ok(Err(d)) => {
-                        errors.push(d);
-                        None
-                    }
-                    Err(e) => {
-                        errors.push(parse_error(file, offset, &row_rule, e));
-                        None
-                    }
-                },
+                expanded_body(
+                    file,
+                    offset,
+                    &row_rule,
+                    r.body.get_ref(),
+                    colls,
+                    &[],
+                    errors,
+                )
+                .map(|body| Pending { body, offset, unit }),
             );
             table.rows.push(Row {
                 key: key.clone(),

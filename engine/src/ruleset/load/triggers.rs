@@ -9,9 +9,8 @@ use crate::ruleset::diag::{Diagnostic, SourceFile};
 use crate::ruleset::model::{Ruleset, Trigger, Unit};
 use crate::ruleset::raw::RawRuleset;
 
-use super::code::{Resolver, code_offset, parse_error, value_span};
+use super::code::{Resolver, code_offset, expanded_body, expanded_expression, value_span};
 use super::collections::Collections;
-use super::expand::Expander;
 
 /// Compiles every trigger and attaches it to its hook.
 pub(super) fn build(
@@ -42,54 +41,36 @@ pub(super) fn build(
             None => None,
             Some(w) => {
                 let offset = code_offset(file, w.span());
-                let mut x = Expander::new(colls, file, offset, &rule, &[]);
-                match fuba_grammar::parse_expression(w.get_ref()).map(|e| x.expression(e)) {
-                    Ok(Err(d)) => {
-                        errors.push(d);
-                        continue;
-                    }
-                    Ok(Ok(e)) => {
-                        let mut c = Compiler::new(rs, unit, offset, resolver);
-                        for (n, ty) in &params {
-                            c.declare(n, *ty);
-                        }
-                        match c.condition(&e) {
-                            Ok(code) => Some(code),
-                            Err(d) => {
-                                errors.push(d);
-                                continue;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        errors.push(parse_error(file, offset, &rule, e));
-                        continue;
-                    }
-                }
-            }
-        };
-        let offset = code_offset(file, t.body.span());
-        let mut x = Expander::new(colls, file, offset, &rule, &[]);
-        let code = match fuba_grammar::parse_body(t.body.get_ref()).map(|b| x.body(b)) {
-            Ok(Err(d)) => {
-                errors.push(d);
-                continue;
-            }
-            Ok(Ok(b)) => {
+                let Some(e) = expanded_expression(file, offset, &rule, w.get_ref(), colls, errors)
+                else {
+                    continue;
+                };
                 let mut c = Compiler::new(rs, unit, offset, resolver);
                 for (n, ty) in &params {
                     c.declare(n, *ty);
                 }
-                match c.trigger_body(&b) {
-                    Ok((code, _)) => code,
+                match c.condition(&e) {
+                    Ok(code) => Some(code),
                     Err(d) => {
                         errors.push(d);
                         continue;
                     }
                 }
             }
-            Err(e) => {
-                errors.push(parse_error(file, offset, &rule, e));
+        };
+        let offset = code_offset(file, t.body.span());
+        let Some(b) = expanded_body(file, offset, &rule, t.body.get_ref(), colls, &[], errors)
+        else {
+            continue;
+        };
+        let mut c = Compiler::new(rs, unit, offset, resolver);
+        for (n, ty) in &params {
+            c.declare(n, *ty);
+        }
+        let code = match c.trigger_body(&b) {
+            Ok((code, _)) => code,
+            Err(d) => {
+                errors.push(d);
                 continue;
             }
         };
