@@ -69,17 +69,8 @@ pub(super) fn expanded_body(
     errors: &mut Vec<Diagnostic>,
 ) -> Option<ast::Block> {
     let mut x = Expander::new(colls, file, offset, rule, params);
-    match fuba_grammar::parse_body(text).map(|b| x.body(b)) {
-        Ok(Ok(b)) => Some(b),
-        Ok(Err(d)) => {
-            errors.push(d);
-            None
-        }
-        Err(e) => {
-            errors.push(parse_error(file, offset, rule, e));
-            None
-        }
-    }
+    let parsed = fuba_grammar::parse_body(text).map(|b| x.body(b));
+    expanded(file, offset, rule, parsed, errors)
 }
 
 /// An expression's text parsed and expanded as [`expanded_body`] does a body's.
@@ -92,8 +83,20 @@ pub(super) fn expanded_expression(
     errors: &mut Vec<Diagnostic>,
 ) -> Option<ast::Expr> {
     let mut x = Expander::new(colls, file, offset, rule, &[]);
-    match fuba_grammar::parse_expression(text).map(|e| x.expression(e)) {
-        Ok(Ok(e)) => Some(e),
+    let parsed = fuba_grammar::parse_expression(text).map(|e| x.expression(e));
+    expanded(file, offset, rule, parsed, errors)
+}
+
+/// Code parsed and expanded, or its syntax or expansion error pushed.
+fn expanded<T>(
+    file: &SourceFile,
+    offset: usize,
+    rule: &str,
+    parsed: Result<Result<T, Diagnostic>, fuba_grammar::ParseError>,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    match parsed {
+        Ok(Ok(t)) => Some(t),
         Ok(Err(d)) => {
             errors.push(d);
             None
