@@ -62,13 +62,25 @@ pub(crate) struct Compiler<'r> {
     after_error: bool,
 }
 
+/// A procedure or table a [`ProcResolver`] found.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Resolved {
+    /// Its index among the ruleset's procedures or tables.
+    pub idx: u16,
+    /// Its result or value type.
+    pub ty: Ty,
+    /// Its own code failed to compile: its error is reported, and a use of it brings no
+    /// second one.
+    pub failed: bool,
+}
+
 /// Compiles procedures and tables on demand for the compiler.
 pub(crate) trait ProcResolver {
     /// Compiles (if needed) the procedure and gives its index and result type; `Err` with a
     /// diagnostic for a cycle or an error inside it.
-    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>>;
+    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>>;
     /// Compiles (if needed) the table and gives its index and value type.
-    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>>;
+    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>>;
     /// Takes an error of the code being compiled beyond the one its compilation returns
     /// (each further use of a removed entry); a resolver that does not collect errors
     /// drops it (the compilation fails all the same).

@@ -6,7 +6,7 @@
 
 use fuba_grammar::ast;
 
-use crate::compile::{Compiler, ProcResolver};
+use crate::compile::{Compiler, ProcResolver, Resolved};
 use crate::limits::{COMPILE_STACK_GROWTH, COMPILE_STACK_RED_ZONE};
 use crate::ruleset::diag::{Diagnostic, SourceFile};
 use crate::ruleset::model::Ruleset;
@@ -150,33 +150,46 @@ pub(super) struct Resolver {
 }
 
 impl ProcResolver for Resolver {
-    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>> {
+    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
         let idx = rs.procedure(name)? as usize;
+        let found = |ty, failed| Resolved {
+            idx: idx as u16,
+            ty,
+            failed,
+        };
         Some(match self.proc_state[idx] {
-            State::Done => Ok((idx as u16, rs.procs[idx].ret)),
-            State::Failed => Ok((idx as u16, Ty::Any)),
+            State::Done => Ok(found(rs.procs[idx].ret, false)),
+            State::Failed => Ok(found(Ty::Any, true)),
             State::Compiling => Err(Diagnostic::error(format!(
                 "procedure `{name}` reaches itself ({} -> {name}); the language has no recursion",
                 self.stack.join(" -> ")
             ))),
             State::Waiting => {
                 self.compile_proc(rs, idx);
-                Ok((idx as u16, rs.procs[idx].ret))
+                let failed = matches!(self.proc_state[idx], State::Failed);
+                Ok(found(rs.procs[idx].ret, failed))
             }
         })
     }
 
-    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>> {
+    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
         let idx = rs.table(name)? as usize;
+        let found = |ty, failed| Resolved {
+            idx: idx as u16,
+            ty,
+            failed,
+        };
         Some(match self.table_state[idx] {
-            State::Done | State::Failed => Ok((idx as u16, rs.tables[idx].ty)),
+            State::Done => Ok(found(rs.tables[idx].ty, false)),
+            State::Failed => Ok(found(rs.tables[idx].ty, true)),
             State::Compiling => Err(Diagnostic::error(format!(
                 "table `{name}` reaches itself ({} -> {name})",
                 self.stack.join(" -> ")
             ))),
             State::Waiting => {
                 self.compile_table(rs, idx);
-                Ok((idx as u16, rs.tables[idx].ty))
+                let failed = matches!(self.table_state[idx], State::Failed);
+                Ok(found(rs.tables[idx].ty, failed))
             }
         })
     }

@@ -11,7 +11,7 @@
 // A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
-use crate::compile::{Compiler, ProcResolver};
+use crate::compile::{Compiler, ProcResolver, Resolved};
 use crate::ir::Stmt;
 use crate::ruleset::diag::Diagnostic;
 use crate::ruleset::model::{Breakdown, Figure, FigureTest, Ruleset, Unit};
@@ -218,7 +218,7 @@ fn add_event_figure(
 struct NoCalls;
 
 impl ProcResolver for NoCalls {
-    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>> {
+    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
         rs.procs.iter().any(|p| p.name == name).then(|| {
             Err(Diagnostic::error(format!(
                 "a figure's `where` cannot call the procedure `{name}`: it sees only the \
@@ -227,7 +227,7 @@ impl ProcResolver for NoCalls {
         })
     }
 
-    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<(u16, Ty), Diagnostic>> {
+    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
         rs.tables.iter().any(|t| t.name == name).then(|| {
             Err(Diagnostic::error(format!(
                 "a figure's `where` cannot read the table `{name}`: it sees only the \
