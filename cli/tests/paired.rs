@@ -1,7 +1,8 @@
 //! The balance figures of `fuba simulate`, and `fuba compare`'s paired differences: each
 //! match under one ruleset has a twin (same seed, same players) under the other, and the
 //! per-match differences of twins give far tighter intervals than tests treating the
-//! batches as independent.
+//! batches as independent; and `fuba compare --option` setting a match option on every
+//! ruleset compared.
 
 mod common;
 
@@ -304,5 +305,49 @@ fn simulate_and_compare_name_the_options_set() {
         serde_json::json!(["weather=on"]),
         "{}",
         v["tallies"][0]["batch"]
+    );
+}
+
+/// `fuba compare --option` sets the match option for every ruleset compared: with the
+/// skills on, both sides play skills; an option a ruleset lacks is an error naming it.
+#[test]
+fn compare_sets_match_options_on_every_ruleset() {
+    let house = common::workspace()
+        .join("rulesets/examples/2024-var-no-weather.toml")
+        .to_string_lossy()
+        .into_owned();
+    let o = ok(&fuba(&[
+        "compare",
+        "2024",
+        &house,
+        "--option",
+        "skills=4",
+        "--option",
+        "condition=on",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]));
+    let v: Value = serde_json::from_str(&o).expect("JSON");
+    let skills = v["figures"]
+        .as_array()
+        .expect("figures")
+        .iter()
+        .find(|f| f["id"] == "figures.skills_played")
+        .expect("skills played figure");
+    for side in skills["values"].as_array().expect("values") {
+        assert!(side["value"].as_f64().expect("value") > 0.0, "{side}");
+    }
+    let bad = fuba(&[
+        "compare", "original", "2015", "--option", "skills=4", "--games", "5",
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        common::stderr(&bad).contains("unknown match option `skills`"),
+        "{}",
+        common::stderr(&bad)
     );
 }
