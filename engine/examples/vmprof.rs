@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Game;
-use fuba_engine::vm::vmprof;
+use fuba_engine::vm::{Compiled, vmprof};
 
 fn main() {
     let n: u64 = std::env::args()
