@@ -1,6 +1,6 @@
 //! The model of a loaded ruleset: the [`Ruleset`] and what it holds (procedures, tables,
 //! hooks and triggers, options, figures, state variables), plain data that nothing
-//! changes once the ruleset is loaded, and that the loader (`load/`) fills in.
+//! changes once the ruleset is loaded, and that the loader ([`crate::load`]) fills in.
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -184,7 +184,7 @@ pub struct Breakdown {
 }
 
 /// A figure's `where`: a condition over an event's fields, the constants and the board,
-/// worked out when the event is emitted ([`crate::ruleset::figures`]).
+/// worked out when the event is emitted ([`crate::load::figures`]).
 #[derive(Debug, Clone)]
 pub struct FigureTest {
     /// The condition as written.

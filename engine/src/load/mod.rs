@@ -33,10 +33,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::diag::{Diagnostic, LoadErrors, SourceFile};
-use super::model::Ruleset;
-use super::raw::RawRuleset;
 use crate::files::{FileKind, read_text};
+use crate::ruleset::diag::{Diagnostic, LoadErrors, SourceFile};
+use crate::ruleset::model::Ruleset;
+use crate::ruleset::raw::RawRuleset;
 use code::Resolver;
 use collections::Collections;
 
@@ -158,7 +158,7 @@ fn finish(
     errors.retain(|d| seen.insert((d.span, d.message.clone())));
     errors.sort_by_key(|d| d.span.map_or(0, |s| s.0));
     if errors.is_empty() {
-        rs.lookups = super::lookups::Lookups::build(&rs.board, &rs.symbols);
+        rs.lookups = crate::ruleset::lookups::Lookups::build(&rs.board, &rs.symbols);
         let pure = crate::purity::pure_procs(&rs);
         for (p, pure) in rs.procs.iter_mut().zip(pure) {
             p.pure = pure;
