@@ -3,11 +3,11 @@
 //! that piece, but the other pieces are still checked so one run shows them all.
 //!
 //! The steps, each in the module of its concern: the layers `extends` and `include` stack
-//! ([`chain`]), laid end to end and merged ([`merge`]); the collections prepared
-//! ([`collections`]); the board ([`board`]); the declarations — numbers, constants,
-//! options, state variables, hooks ([`declarations`]); procedures ([`procedures`]) and
-//! tables ([`tables`]), compiled on first use ([`code`]); the structure of a match
-//! ([`structure`]); triggers ([`triggers`]); narration and figures ([`figures`]); then the
+//! (`chain.rs`), laid end to end and merged (`merge.rs`); the collections prepared
+//! ([`collections`]); the board (`board.rs`); the declarations — numbers, constants,
+//! options, state variables, hooks (`declarations.rs`); procedures (`procedures.rs`) and
+//! tables (`tables.rs`), compiled on first use (`code.rs`); the structure of a match
+//! (`structure.rs`); triggers (`triggers.rs`); narration and figures ([`figures`]); then the
 //! analyses of a loaded ruleset (purity, lints).
 
 // A diagnostic is large, but it only travels while a ruleset loads.
