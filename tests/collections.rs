@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use fuba_engine::load::{load_file, load_str, load_str_options};
 use fuba_engine::log::EventKind;
-use fuba_engine::ruleset::{Ruleset, load_file, load_str, load_str_options};
+use fuba_engine::ruleset::Ruleset;
 use fuba_tests::{Agents, play, root};
 
 fn example() -> PathBuf {

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::load::load_str;
+use fuba_engine::ruleset::Ruleset;
 use fuba_tests::{edition, original_text, root};
 
 /// The figures of `rs` that declare a conversion, with its label.

@@ -7,8 +7,9 @@
 
 use std::path::Path;
 
+use fuba_engine::load::{load_file, load_str};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::ruleset::diag::LoadErrors;
-use fuba_engine::ruleset::{Ruleset, load_file, load_str};
 use fuba_engine::vm::RunError;
 use fuba_tests::{Agents, original_text, seeded_match};
 

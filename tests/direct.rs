@@ -7,6 +7,7 @@
 
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::Value;
+use fuba_engine::vm::Compiled;
 use fuba_tests::{Agents, assert_plays_same, call_proc, edition, every_2024_option, layer};
 
 fn assert_same(rs: &Ruleset, seeds: std::ops::Range<u64>, agents: Agents) {

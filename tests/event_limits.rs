@@ -8,8 +8,9 @@ use std::path::Path;
 use std::rc::Rc;
 
 use fuba_engine::game::Game;
+use fuba_engine::load::load_str;
 use fuba_engine::log::Event;
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::vm::{ErrorKind, Limits};
 use fuba_tests::{Agents, edition, original_text, seeded_match};
 

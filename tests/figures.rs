@@ -7,9 +7,11 @@
 
 use std::path::Path;
 
+use fuba_engine::load::load_str;
 use fuba_engine::log::EventKind;
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::{Move, Value};
+use fuba_engine::vm::Compiled;
 use fuba_tests::{
     Agents, assert_same_counters, edition, every_2024_option, original_text, seeded_match,
 };

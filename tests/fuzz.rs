@@ -24,8 +24,8 @@
 
 use std::path::Path;
 
+use fuba_engine::load::load_str;
 use fuba_engine::prims::Prim;
-use fuba_engine::ruleset::load_str;
 use fuba_engine::value::Ty;
 use fuba_grammar::print::print_body;
 use fuba_grammar::{KEYWORDS, ParseError, parse_body, parse_expression, parse_params};

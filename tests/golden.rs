@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use fuba_engine::load::load_str;
 use fuba_engine::log::{Event, EventKind, LogHeader};
 use fuba_engine::replay::{Divergence, Verdict, read_log, replay};
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::ruleset::Ruleset;
 use fuba_tests::{edition, root, ruleset_path};
 
 fn golden_logs() -> Vec<PathBuf> {

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use fuba_engine::ruleset::load_file;
+use fuba_engine::load::load_file;
 use fuba_tests::{Agents, root, seeded_match};
 
 /// The fenced blocks of the guide: (language, lines).

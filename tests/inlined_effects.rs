@@ -6,14 +6,14 @@
 
 use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::Value;
-use fuba_engine::vm::Match;
 use fuba_engine::vm::lower::compile_calling_effects;
+use fuba_engine::vm::{Compiled, Match};
 use fuba_tests::{Agents, assert_same_counters, edition, every_2024_option, layer, seeded_match};
 
 /// The ruleset with its procedures with effects called, not inlined.
 fn calling(rs: &Ruleset) -> Ruleset {
     let mut plain = rs.clone();
-    plain.compiled = std::sync::OnceLock::from(compile_calling_effects(rs));
+    plain.set_program(compile_calling_effects(rs));
     plain
 }
 

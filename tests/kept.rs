@@ -7,6 +7,7 @@
 //! (with it, scores are worked out afresh for less), so these matches run without it.
 
 use fuba_engine::ruleset::Ruleset;
+use fuba_engine::vm::Compiled;
 use fuba_tests::{Agents, assert_plays_same, edition, every_2024_option, layer, scores_agree};
 use proptest::prelude::*;
 

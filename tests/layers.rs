@@ -1,6 +1,6 @@
 //! Layered rulesets: `extends`, overrides, `remove`, and their diagnostics.
 
-use fuba_engine::ruleset::load_file;
+use fuba_engine::load::load_file;
 use fuba_engine::value::Value;
 use fuba_tests::{Agents, root, seeded_match};
 
@@ -175,7 +175,7 @@ fn calls_nested_deeper_than_the_limit_are_an_error() {
 /// refused; they read like constants in rules.
 #[test]
 fn match_options_are_set_per_match() {
-    use fuba_engine::ruleset::load_str_options;
+    use fuba_engine::load::load_str_options;
     let path = root().join("tests/fixtures/layers/with_option.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
     let load = |opts: &[(&str, &str)]| {

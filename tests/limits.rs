@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use fuba_engine::files::size_text;
 use fuba_engine::limits;
-use fuba_engine::ruleset::{load_file, load_str_options};
+use fuba_engine::load::{load_file, load_str_options};
 use fuba_engine::vm::Limits;
 use fuba_tests::{root, ruleset_path};
 

@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
+use fuba_engine::load::load_str;
 use fuba_engine::log::{Event, EventKind};
-use fuba_engine::ruleset::{Ruleset, load_str};
+use fuba_engine::ruleset::Ruleset;
 use fuba_tests::{Agents, edition, narrated_match, narration, original_text, play};
 
 /// Loads a modified copy of the original edition under a made-up path.

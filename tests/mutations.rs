@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use fuba_engine::ruleset::load_str;
+use fuba_engine::load::load_str;
 use fuba_tests::short_match;
 use proptest::prelude::*;
 

@@ -6,6 +6,7 @@
 
 use fuba_engine::log::EventKind;
 use fuba_engine::ruleset::Ruleset;
+use fuba_engine::vm::Compiled;
 use fuba_tests::{
     Agents, assert_plays_same, assert_same_counters, edition, every_2024_option, layer,
     scores_agree, seeded_match,

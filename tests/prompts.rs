@@ -112,7 +112,7 @@ fn a_prompt_value_that_rolls_or_asks_is_refused_at_its_place() {
         "the ball is {roll d6 by ct}\" from target_options()",
         1,
     );
-    let err = match fuba_engine::ruleset::load_str(std::path::Path::new("asks.toml"), &text) {
+    let err = match fuba_engine::load::load_str(std::path::Path::new("asks.toml"), &text) {
         Ok(_) => panic!("a prompt that rolls dice loaded"),
         Err(e) => e.to_string(),
     };

@@ -90,7 +90,7 @@ fn probe_rules(name: &str) -> &'static Ruleset {
         let text = format!(
             "{text}\n[procedures.probe_count]\nsection = \"1.4.1\"\nparams = \"t: team, a: area\"\ndo = 'count(t, a)'\n"
         );
-        let rs = fuba_engine::ruleset::load_str(&path, &text).unwrap_or_else(|e| panic!("{e}"));
+        let rs = fuba_engine::load::load_str(&path, &text).unwrap_or_else(|e| panic!("{e}"));
         Box::leak(Box::new(rs))
     })
 }

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fuba_engine::ruleset::load_str_options;
+use fuba_engine::load::load_str_options;
 use fuba_engine::scenario::Scenario;
 use fuba_tests::{root, ruleset_path};
 

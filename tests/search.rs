@@ -427,7 +427,7 @@ fn search_adapts_to_house_rules_that_change_incentives() {
     }
     let example = |file: &str| {
         let path = fuba_tests::root().join(format!("rulesets/examples/{file}.toml"));
-        fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"))
+        fuba_engine::load::load_file(&path).unwrap_or_else(|e| panic!("{e}"))
     };
     let long_range = example("long-range-goals-count-two");
     let gentle = example("gentle-long-pass");

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Game, Outcome};
+use fuba_engine::load::{load_file, load_str, load_str_options};
 use fuba_engine::log::{Event, narrate};
-use fuba_engine::ruleset::{Ruleset, load_file, load_str, load_str_options};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::Value;
 use fuba_engine::vm::{Counters, Match};
 

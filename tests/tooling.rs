@@ -3,7 +3,7 @@
 //! (`<lint>_ok.toml`); the warnings of the first are snapshots. The editions check clean.
 
 use fuba_engine::lint::LINTS;
-use fuba_engine::ruleset::load_file;
+use fuba_engine::load::load_file;
 use fuba_tests::root;
 
 fn fixture(name: &str) -> std::path::PathBuf {

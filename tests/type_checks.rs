@@ -3,7 +3,7 @@
 //! neither a boolean nor an integer, and a trigger's value (added to its hook's total) is
 //! an integer or nothing. Each error is located in the file; the messages are snapshots.
 
-use fuba_engine::ruleset::load_str;
+use fuba_engine::load::load_str;
 use fuba_tests::{root, ruleset_path};
 
 /// A layer on the original edition with one trigger on `goal_attempt_modifier` doing

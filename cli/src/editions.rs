@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use fuba_engine::files::{FileKind, read_text};
+use fuba_engine::load::{load_file_with, load_str_options, load_str_with};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::ruleset::diag::LoadErrors;
-use fuba_engine::ruleset::{Ruleset, load_file_with, load_str_options, load_str_with};
 
 use crate::error::CliError;
 

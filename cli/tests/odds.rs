@@ -8,8 +8,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use common::{fuba, ok, stderr, workspace};
+use fuba_engine::load::load_file;
 use fuba_engine::odds::{self, Cut, Leaf, Policy, Settings, Until};
-use fuba_engine::ruleset::{Ruleset, load_file};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::scenario::Scenario;
 use serde_json::Value;
 

@@ -12,7 +12,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Game;
-use fuba_engine::ruleset::{Ruleset, load_file, load_str_options};
+use fuba_engine::load::{load_file, load_str_options};
+use fuba_engine::ruleset::Ruleset;
 use fuba_engine::value::{Ty, Value};
 
 fn ruleset_path(name: &str) -> PathBuf {

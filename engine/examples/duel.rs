@@ -85,7 +85,7 @@ fn agent(spec: &str, values: &Arc<PositionValues>, seed: u64, team: Team) -> Box
 /// The ruleset; with `FUBA_ALL_OPTIONS` set, every option on (flags on, numbers at 6).
 fn load(path: &str) -> fuba_engine::ruleset::Ruleset {
     let path = std::path::Path::new(path);
-    let rs = fuba_engine::ruleset::load_file(path).expect("ruleset");
+    let rs = fuba_engine::load::load_file(path).expect("ruleset");
     if std::env::var("FUBA_ALL_OPTIONS").is_err() {
         return rs;
     }
@@ -102,7 +102,7 @@ fn load(path: &str) -> fuba_engine::ruleset::Ruleset {
         })
         .collect();
     let text = std::fs::read_to_string(path).expect("ruleset");
-    fuba_engine::ruleset::load_str_options(path, &text, &|_| None, &options).expect("options")
+    fuba_engine::load::load_str_options(path, &text, &|_| None, &options).expect("options")
 }
 
 fn main() {

@@ -4,7 +4,7 @@ use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Game;
 fn main() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml");
-    let rs = fuba_engine::ruleset::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let rs = fuba_engine::load::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
     let mut total = 0;
     let mut procs = vec![0u64; rs.procs.len()];
     let mut choices = 0;

@@ -14,8 +14,8 @@ fn main() {
         std::path::PathBuf::from,
     );
     // FUBA_OPTIONS="condition=on,skills=6": match options, as `--option` sets them.
-    let options = fuba_engine::ruleset::options_from_env();
-    let rs = fuba_engine::ruleset::load_file_options(&path, &|_| None, &options)
+    let options = fuba_engine::load::options_from_env();
+    let rs = fuba_engine::load::load_file_options(&path, &|_| None, &options)
         .unwrap_or_else(|e| panic!("{e}"));
     // FUBA_HEURISTIC=1: heuristic agents instead of random ones.
     let heuristic = std::env::var_os("FUBA_HEURISTIC").is_some();

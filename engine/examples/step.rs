@@ -27,7 +27,7 @@ fn main() {
         || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/original.toml"),
         std::path::PathBuf::from,
     );
-    let rs = match fuba_engine::ruleset::load_file(&path) {
+    let rs = match fuba_engine::load::load_file(&path) {
         Ok(rs) => rs,
         Err(e) => {
             eprintln!("{e}");

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use fuba_engine::agent::{Agent, HeuristicAgent, RandomAgent};
 use fuba_engine::dice::SeededDice;
 use fuba_engine::game::Game;
-use fuba_engine::vm::vmprof;
+use fuba_engine::vm::{Compiled, vmprof};
 
 fn main() {
     let n: u64 = std::env::args()
@@ -26,13 +26,12 @@ fn main() {
         std::process::exit(2);
     };
     // FUBA_OPTIONS="condition=on,skills=6": match options, as `--option` sets them.
-    let options = fuba_engine::ruleset::options_from_env();
-    let rs =
-        fuba_engine::ruleset::load_file_options(std::path::Path::new(&path), &|_| None, &options)
-            .unwrap_or_else(|e| {
-                eprintln!("{e}");
-                std::process::exit(1)
-            });
+    let options = fuba_engine::load::options_from_env();
+    let rs = fuba_engine::load::load_file_options(std::path::Path::new(&path), &|_| None, &options)
+        .unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(1)
+        });
     let heuristic = std::env::var_os("FUBA_HEURISTIC").is_some();
     let agent = |seed: u64, team: u8| -> Box<dyn Agent> {
         if heuristic {

@@ -19,6 +19,7 @@ mod ir_walk;
 pub mod limits;
 pub mod lint;
 pub mod lint_narration;
+pub mod load;
 pub mod log;
 pub mod memo;
 pub mod odds;

@@ -298,7 +298,7 @@ fn replay_with(
 mod tests {
     use super::*;
     use crate::agent::RandomAgent;
-    use crate::ruleset::load_file;
+    use crate::load::load_file;
     use std::path::Path;
 
     /// The first ruleset file of the repository's rulesets folder (the engine's tests

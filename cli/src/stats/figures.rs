@@ -270,7 +270,7 @@ mod tests {
         // and the figure is listed with the others, in the ruleset's order.
         let text = "[meta]\nextends = \"original\"\nname = \"house\"\ntitle = \"House\"\n\n\
                     [figures]\nshots = [\"shot\", \"penalty\"]\n";
-        let house = fuba_engine::ruleset::load_str_with(
+        let house = fuba_engine::load::load_str_with(
             std::path::Path::new("house.toml"),
             text,
             &crate::editions::lookup,

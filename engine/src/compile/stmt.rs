@@ -137,7 +137,7 @@ impl Compiler<'_> {
                 let body = match filter {
                     None => body,
                     Some(p) => {
-                        filtered = crate::ruleset::expand::filtered(p, body);
+                        filtered = filtered_body(p, body);
                         &filtered
                     }
                 };
@@ -194,5 +194,23 @@ impl Compiler<'_> {
             Ty::Any => Ty::Any,
             _ => return Err(self.err(span, format!("type error: cannot iterate over {t}"))),
         })
+    }
+}
+
+/// `for p in c where f { body }` as `for p in c { if f { body } }`: the body of a loop with a
+/// filter.
+fn filtered_body(f: &ast::Expr, body: &ast::Block) -> ast::Block {
+    let span = body.span;
+    let test = ast::ExprKind::If {
+        cond: Box::new(f.clone()),
+        then: body.clone(),
+        otherwise: None,
+    };
+    ast::Block {
+        stmts: vec![ast::Stmt {
+            kind: StmtKind::Expr(ast::Expr { kind: test, span }),
+            span,
+        }],
+        span,
     }
 }

@@ -1,9 +1,10 @@
 //! The model of a loaded ruleset: the [`Ruleset`] and what it holds (procedures, tables,
 //! hooks and triggers, options, figures, state variables), plain data that nothing
-//! changes once the ruleset is loaded, and that the loader (`load/`) fills in.
+//! changes once the ruleset is loaded, and that the loader ([`crate::load`]) fills in.
 
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::diag::{Diagnostic, SourceFile};
 use super::lookups::Lookups;
@@ -183,7 +184,7 @@ pub struct Breakdown {
 }
 
 /// A figure's `where`: a condition over an event's fields, the constants and the board,
-/// worked out when the event is emitted ([`crate::ruleset::figures`]).
+/// worked out when the event is emitted ([`crate::load::figures`]).
 #[derive(Debug, Clone)]
 pub struct FigureTest {
     /// The condition as written.
@@ -279,18 +280,13 @@ pub struct Ruleset {
     pub warnings: Vec<Diagnostic>,
     /// Zones, directions and marks by symbol, for the machine.
     pub lookups: Lookups,
-    /// The rules compiled for the machine, built on first use ([`Ruleset::program`]).
-    pub compiled: std::sync::OnceLock<crate::vm::Program>,
+    /// What the machine compiles the rules into, built on first use and kept here, shared
+    /// with the ruleset's clones. The model does not know what it holds: the machine owns
+    /// it, fills it and reads it (`crate::vm::Compiled`).
+    pub(crate) compiled: OnceLock<Arc<dyn Any + Send + Sync>>,
 }
 
 impl Ruleset {
-    /// The rules compiled into machine code, shared by every match of this ruleset. Built
-    /// the first time it is asked for: change nothing in the ruleset's code after that.
-    pub fn program(&self) -> &crate::vm::Program {
-        self.compiled
-            .get_or_init(|| crate::vm::lower::compile(self))
-    }
-
     /// The symbol for a string, interning it.
     pub fn intern(&mut self, s: &str) -> Sym {
         self.symbols.intern(s)

@@ -2,7 +2,7 @@
 //! checked ruleset as one flat array of stack-machine instructions ([`Ins`]), with the
 //! source place of each instruction kept apart in a parallel array, off the hot path.
 //!
-//! A [`Program`] is built once per ruleset ([`crate::ruleset::Ruleset::program`]) and shared,
+//! A [`Program`] is built once per ruleset ([`super::Compiled::program`]) and shared,
 //! immutable, by every match of that ruleset.
 
 use fuba_grammar::ast::{AssignOp, Keep};

@@ -224,7 +224,7 @@ impl Match<'_> {
 impl<'a> Match<'a> {
     /// A match about to start under `rs`, with `seed` for the log header.
     pub fn new(rs: &'a Ruleset, seed: u64) -> Self {
-        Self::with_program(rs, rs.program(), seed)
+        Self::with_program(rs, super::Compiled::program(rs), seed)
     }
 
     /// A match running `prog` (the lowering uses one with no code to work out constant

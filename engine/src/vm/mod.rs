@@ -15,6 +15,7 @@ mod answers;
 mod binop;
 mod call_pure;
 pub mod code;
+mod compiled;
 mod direct;
 mod exec;
 mod fold;
@@ -48,6 +49,7 @@ mod word;
 use rustc_hash::FxHashMap;
 
 pub use code::Program;
+pub use compiled::Compiled;
 pub(crate) use fold::reads_the_match;
 pub use machine::Match;
 pub use schedule::{Chance, Schedule, Status};

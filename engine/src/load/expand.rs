@@ -41,26 +41,6 @@ pub(super) enum Target {
     Computed(usize, Expr),
 }
 
-/// `for p in c where f { body }` as `for p in c { if f { body } }` (used by the compiler
-/// for loops over lists and area sets).
-pub fn filtered(f: &Expr, body: &Block) -> Block {
-    let span = body.span;
-    Block {
-        stmts: vec![Stmt {
-            kind: StmtKind::Expr(mk(
-                ExprKind::If {
-                    cond: Box::new(f.clone()),
-                    then: body.clone(),
-                    otherwise: None,
-                },
-                span,
-            )),
-            span,
-        }],
-        span,
-    }
-}
-
 pub(super) fn mk(kind: ExprKind, span: Span) -> Expr {
     Expr { kind, span }
 }

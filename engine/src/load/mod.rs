@@ -3,11 +3,11 @@
 //! that piece, but the other pieces are still checked so one run shows them all.
 //!
 //! The steps, each in the module of its concern: the layers `extends` and `include` stack
-//! ([`chain`]), laid end to end and merged ([`merge`]); the collections prepared
-//! ([`collections`]); the board ([`board`]); the declarations — numbers, constants,
-//! options, state variables, hooks ([`declarations`]); procedures ([`procedures`]) and
-//! tables ([`tables`]), compiled on first use ([`code`]); the structure of a match
-//! ([`structure`]); triggers ([`triggers`]); narration and figures ([`figures`]); then the
+//! (`chain.rs`), laid end to end and merged (`merge.rs`); the collections prepared
+//! ([`collections`]); the board (`board.rs`); the declarations — numbers, constants,
+//! options, state variables, hooks (`declarations.rs`); procedures (`procedures.rs`) and
+//! tables (`tables.rs`), compiled on first use (`code.rs`); the structure of a match
+//! (`structure.rs`); triggers (`triggers.rs`); narration and figures ([`figures`]); then the
 //! analyses of a loaded ruleset (purity, lints).
 
 // A diagnostic is large, but it only travels while a ruleset loads.
@@ -33,10 +33,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::diag::{Diagnostic, LoadErrors, SourceFile};
-use super::model::Ruleset;
-use super::raw::RawRuleset;
 use crate::files::{FileKind, read_text};
+use crate::ruleset::diag::{Diagnostic, LoadErrors, SourceFile};
+use crate::ruleset::model::Ruleset;
+use crate::ruleset::raw::RawRuleset;
 use code::Resolver;
 use collections::Collections;
 
@@ -158,7 +158,7 @@ fn finish(
     errors.retain(|d| seen.insert((d.span, d.message.clone())));
     errors.sort_by_key(|d| d.span.map_or(0, |s| s.0));
     if errors.is_empty() {
-        rs.lookups = super::lookups::Lookups::build(&rs.board, &rs.symbols);
+        rs.lookups = crate::ruleset::lookups::Lookups::build(&rs.board, &rs.symbols);
         let pure = crate::purity::pure_procs(&rs);
         for (p, pure) in rs.procs.iter_mut().zip(pure) {
             p.pure = pure;
