@@ -6,7 +6,7 @@
 //! A folded expression still counts the procedures it calls: [`Fold::value`] returns them,
 //! and the lowering emits a count for each, so coverage and figures are unchanged.
 
-use super::as_bool;
+use super::checked::as_bool;
 use super::code::Program;
 use super::machine::Match;
 use crate::board::AreaSet;

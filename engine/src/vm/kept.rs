@@ -39,9 +39,9 @@ use std::hash::BuildHasherDefault;
 
 use crate::memo::{KeyHasher, mix_value};
 
-use super::Match;
 use super::code::{DecisionSite, Ins};
 use super::direct::Direct;
+use super::machine::Match;
 use crate::agent::Opt;
 use crate::value::Value;
 

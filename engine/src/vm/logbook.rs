@@ -1,6 +1,6 @@
 //! Recording events: their numbering, and the bounds on how many a turn and a match may
-//! record ([`Limits::events_per_turn`](super::Limits::events_per_turn),
-//! [`Limits::events_per_match`](super::Limits::events_per_match)).
+//! record ([`Limits::events_per_turn`](super::budget::Limits::events_per_turn),
+//! [`Limits::events_per_match`](super::budget::Limits::events_per_match)).
 //!
 //! Only the logging path comes here: a match that does not log (a simulation, a search)
 //! records nothing and counts nothing. The first event over a bound is not recorded, nor
@@ -9,7 +9,8 @@
 
 use crate::log::{Event, EventKind};
 
-use super::{ErrorKind, Match, RunError};
+use super::machine::Match;
+use super::run_error::{ErrorKind, RunError};
 
 /// What the log has recorded so far, kept beside it.
 #[derive(Debug, Clone, Default)]
@@ -84,7 +85,7 @@ impl Match<'_> {
             )
         };
         let mut e = match self.error(self.pc, message) {
-            super::Halt::Error(e) => *e,
+            super::run_error::Halt::Error(e) => *e,
             _ => RunError::host(ErrorKind::Limit, "event limit reached"),
         };
         e.kind = ErrorKind::Limit;

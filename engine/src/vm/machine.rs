@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
+use super::budget::{Counters, Limits};
 use super::code::{Program, UnitKind};
 use super::outcome::Outcome;
+use super::run_error::{ErrorKind, Halt, RunError};
 use super::schedule::{Phase, Schedule};
-use super::{Counters, ErrorKind, Halt, Limits, RunError};
 use crate::agent::Opt;
 use crate::log::{Event, EventKind, ModRowLog};
 use crate::memo::{Memo, Pending};
@@ -82,7 +83,7 @@ pub struct Match<'a> {
     pub stopped: bool,
     /// Whether a scenario's run ended the half.
     pub half_ended: bool,
-    /// How many procedures of a scenario's list ([`super::Schedule::Procs`]) ran to their
+    /// How many procedures of a scenario's list ([`super::schedule::Schedule::Procs`]) ran to their
     /// end.
     pub procs_done: u32,
     /// Record every legal option's label in choice events (scenarios).
@@ -90,7 +91,7 @@ pub struct Match<'a> {
     /// Ask the agent even when a decision has a single legal option (scenarios: a script
     /// may give its label).
     pub ask_single: bool,
-    /// Report a [`super::Status::Boundary`] after every stage (invariant checks).
+    /// Report a [`super::schedule::Status::Boundary`] after every stage (invariant checks).
     pub pause_at_stages: bool,
     pub(crate) stack: Vec<Value>,
     pub(crate) frames: Vec<Frame>,

@@ -4,8 +4,8 @@
 //! target). `fuba explain` replays a log with notes on to label each list
 //! ([`crate::replay::replay_noting`]); the log itself is the same with notes on or off.
 
-use super::Match;
 use super::code::UnitKind;
+use super::machine::Match;
 use crate::log::{team_name, value_json};
 use crate::ruleset::Ruleset;
 use crate::value::Value;

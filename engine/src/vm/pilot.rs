@@ -12,8 +12,8 @@
 //! act (a stage's end when asked, the end), or where a bound on the log was crossed (the
 //! pause reports it, as without a pilot).
 
-use super::Halt;
 use super::machine::{Match, Wait};
+use super::run_error::Halt;
 use crate::agent::{Agent, View};
 use crate::dice::DiceSource;
 

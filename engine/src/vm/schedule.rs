@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::exec::Exit;
 use super::machine::{Match, Wait};
 use super::outcome::{Ending, Outcome};
-use super::{ErrorKind, Halt, RunError};
+use super::run_error::{ErrorKind, Halt, RunError};
 use crate::log::EventKind;
 use crate::value::{Sym, Team, Value};
 

@@ -18,7 +18,7 @@
 
 use std::sync::Arc;
 
-use super::super::as_bool;
+use super::super::checked::as_bool;
 use super::super::direct::{Direct, F, Src};
 use super::Lower;
 use super::built::{Built, built};

@@ -7,7 +7,7 @@
 
 use fuba_grammar::ast::AssignOp;
 
-use super::as_bool;
+use super::checked::as_bool;
 use super::code::*;
 use super::inline::{
     INLINE_EFFECT_NODES, INLINE_NATIVE_NODES, INLINE_NODES, INLINE_SCORE_NODES, Scope, plan,
