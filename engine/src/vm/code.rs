@@ -306,7 +306,7 @@ pub struct DecisionSite {
     /// The score as word code that works out the parts the closures hoist itself
     /// (`None`: no part is hoisted, or no such code): compiled instead of
     /// [`DecisionSite::word`] where its machine code calls the match back no more often
-    /// ([`super::native::ScoreCode::of`]), the closures' parts then worked out only if
+    /// ([`super::native_code::ScoreCode::of`]), the closures' parts then worked out only if
     /// the closures score an option.
     pub(crate) word_own: Option<super::word::WordProg>,
 }
@@ -421,9 +421,9 @@ pub struct Program {
     pub(crate) moves_loops: Vec<super::moves_loop::MovesLoop>,
     /// The word programs' machine code ([`super::native`]), shared by the program's
     /// copies.
-    pub(crate) native: Option<std::sync::Arc<super::native::Native>>,
+    pub(crate) native: Option<std::sync::Arc<super::native_code::Native>>,
     /// The scores' machine code, once a match has asked for scores.
-    pub(crate) scores: std::sync::OnceLock<Option<std::sync::Arc<super::native::ScoreCode>>>,
+    pub(crate) scores: std::sync::OnceLock<Option<std::sync::Arc<super::native_code::ScoreCode>>>,
 }
 
 impl Program {
@@ -452,9 +452,9 @@ impl Program {
     pub(crate) fn score_code(
         &self,
         rs: &crate::ruleset::Ruleset,
-    ) -> Option<&super::native::ScoreCode> {
+    ) -> Option<&super::native_code::ScoreCode> {
         (self.scores)
-            .get_or_init(|| super::native::ScoreCode::of(self, rs).map(std::sync::Arc::new))
+            .get_or_init(|| super::native_code::ScoreCode::of(self, rs).map(std::sync::Arc::new))
             .as_deref()
     }
 }

@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 use super::code::{DecisionSite, Ins};
 use super::machine::{Match, Wait};
-use super::native::{ScoreCall, ScoreCode};
+use super::native::score::ScoreCall;
+use super::native_code::ScoreCode;
 use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet};
 use crate::ir::Scope;

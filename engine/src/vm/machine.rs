@@ -113,10 +113,10 @@ pub struct Match<'a> {
     pub(crate) direct_calls: Vec<u16>,
     /// Moves found by a loop's machine code, added to their sets when it has run
     /// ([`super::moves_loop::MovesLoop::run`]): a buffer kept from loop to loop.
-    pub(crate) found: Vec<super::moves_loop::Found>,
+    pub(crate) found: Vec<super::found::Found>,
     /// The words a score's machine code reads, kept from offer to offer (taken while an
     /// offer is scored; a copy of the match starts without one).
-    pub(crate) score_buf: Option<Box<super::native::ScoreBuf>>,
+    pub(crate) score_buf: Option<Box<super::native_code::ScoreBuf>>,
     /// Whether the waiting decision's score's hoisted parts are still to be worked out
     /// before its closures score an option ([`Match::hoist_due`]).
     pub(crate) unhoisted: bool,

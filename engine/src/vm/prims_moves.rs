@@ -4,8 +4,8 @@
 //! names and types; [`Match::prim`] hands them here.
 
 use super::checked::as_bool;
+use super::found::add_moves;
 use super::machine::Match;
-use super::moves_loop::add_moves;
 use super::run_error::Halt;
 use crate::board::{AreaSet, Direction};
 use crate::prims::Prim;
