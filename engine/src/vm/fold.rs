@@ -7,8 +7,7 @@
 //! and the lowering emits a count for each, so coverage and figures are unchanged.
 
 use super::checked::as_bool;
-use super::code::Program;
-use super::machine::Match;
+use super::machine::{Match, Program};
 use crate::board::AreaSet;
 use crate::ir::{Loc, Node, NodeKind, Op, Stmt, any_in_node};
 use crate::prims::Prim;

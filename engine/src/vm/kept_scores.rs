@@ -2,8 +2,8 @@
 //! says when they are kept and why it stays exact).
 
 use super::code::{DecisionSite, Ins};
-use super::direct::Direct;
 use super::kept::{MAX_SCORES, rank};
+use super::machine::Direct;
 use super::machine::Match;
 use crate::agent::Opt;
 use crate::value::Value;

@@ -4,12 +4,20 @@
 //! ask for a decision or a roll, be cloned there, and go on from either copy.
 //!
 //! ```text
-//! ruleset file --load/check--> IR (ir.rs) --lower.rs--> Program (code.rs, shared)
+//! ruleset file --load/check--> IR (ir.rs) --lower/--> Program (machine.rs, shared)
 //!                                                          |
 //!                         Match (machine.rs: state, frames, stack, counters, log)
 //!                           advance() -> Decision | Chance | Boundary | End
 //!                           choose(i) / roll(dice) / clone()
 //! ```
+//!
+//! The modules stand in layers, each importing only those below it: values and data
+//! (`budget.rs`, `run_error.rs`, `checked.rs`, `kinds.rs`, `word.rs`, `native_code.rs`,
+//! `found.rs`, `logbook.rs`, `kept.rs`, `pilot.rs`, `schedule.rs`, `outcome.rs`), then
+//! the instructions (`code.rs`), then the program and the match that runs it
+//! (`machine.rs`), then what runs on a match (`impl Match` blocks: `exec.rs`, `frames.rs`,
+//! `direct.rs`, `course.rs`, `answers.rs`, the primitives, ...), and the lowering
+//! (`lower/`) on top.
 
 mod answers;
 mod binop;
@@ -22,10 +30,12 @@ mod direct;
 mod exec;
 mod fold;
 mod found;
+mod frames;
 mod fuse;
 mod inline;
 mod kept;
 mod kept_scores;
+mod kinds;
 mod light;
 mod logbook;
 pub mod lower;
@@ -56,8 +66,7 @@ pub mod vmprof;
 mod word;
 
 pub use budget::{Counters, Limits};
-pub use code::Program;
 pub(crate) use fold::reads_the_match;
-pub use machine::Match;
+pub use machine::{Match, Program};
 pub use run_error::{ErrorKind, RunError};
 pub use schedule::{Chance, Schedule, Status};

@@ -14,57 +14,10 @@
 
 use std::sync::Arc;
 
-use super::direct::{Ar, Src, Step, Tm};
 use super::found::{Found, add_moves_of, push_found};
-use super::machine::Match;
+use super::machine::{Match, MovesLoop, Part};
 use crate::board::{AreaId, AreaSet};
 use crate::value::Value;
-
-/// A statement of a loop's body.
-#[derive(Clone)]
-pub(crate) enum Part {
-    /// A `let`: its value into its local.
-    Let(Step),
-    /// `set ms = ms | moves(team, from, dests)`, `ms` the gathering set of index `acc`.
-    Add {
-        acc: u8,
-        team: Src<Tm>,
-        from: Src<Ar>,
-        dests: Src<AreaSet>,
-    },
-    /// `if c { parts }` (no `else`).
-    If(Src<bool>, Arc<[Part]>),
-}
-
-/// A loop gathering moves, as built by the lowering (`lower/moves_loop.rs`).
-#[derive(Clone)]
-pub(crate) struct MovesLoop {
-    /// The frame slot of the loop's variable.
-    pub(crate) var: u16,
-    /// The frame slots of the move sets it adds to.
-    pub(crate) accs: Box<[u16]>,
-    /// The frame slots of the area sets it takes areas out of (`true`) or adds areas to,
-    /// numbered after the move sets (machine code only: a loop with one has no closures).
-    pub(crate) sets: Box<[(u16, bool)]>,
-    /// The areas iterated (in the stack code's order, lowest first) and the body, as
-    /// closures; `None` when one of their expressions is not a direct one: the loop then
-    /// runs only as machine code, and its stack code runs where there is none.
-    pub(crate) closures: Option<(Src<AreaSet>, Arc<[Part]>)>,
-    /// The whole loop as word code, as lowered: taken when the rules are compiled to
-    /// become [`MovesLoop::native`].
-    pub(crate) word: Option<super::word::WordProg>,
-    /// The whole loop as machine code, run instead of the closures when there is some.
-    pub(crate) native: Option<super::native_code::NativeFn>,
-    /// Whether its machine code sums a modifier list ([`super::word::WordProg::lists`]):
-    /// while the match logs, the stack code runs.
-    pub(crate) lists: bool,
-}
-
-impl std::fmt::Debug for MovesLoop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MovesLoop(var {}, into {:?})", self.var, self.accs)
-    }
-}
 
 impl MovesLoop {
     /// Runs the loop; `None` when a closure gave up (nothing but the loop's own locals

@@ -15,9 +15,8 @@ use fuba_native::{BinOp, Compiler, Grid, Host, Op};
 
 pub(super) mod score;
 
-use super::code::Program;
 use super::found::{Found, push_found};
-use super::machine::Match;
+use super::machine::{Match, Program};
 use super::native_code::{Input, Leaf, MAX_INPUTS, Native, NativeFn};
 use super::word::{K, W, WOp, WordProg, value, value_word, word_signature};
 use crate::board::{AreaId, AreaSet, Board, Direction, MAX_AREAS, Side};

@@ -42,16 +42,16 @@ pub(crate) enum Phase {
     Over,
 }
 
-/// What the match waits for after [`Match::advance`].
+/// What the match waits for after [`Match::advance`](crate::vm::Match::advance).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
-    /// A team's decision: see [`Match::decision`], answer with [`Match::choose`].
+    /// A team's decision: see [`Match::decision`](crate::vm::Match::decision), answer with [`Match::choose`](crate::vm::Match::choose).
     Decision,
-    /// Dice: see [`Match::chance`], answer with [`Match::roll`].
+    /// Dice: see [`Match::chance`](crate::vm::Match::chance), answer with [`Match::roll`](crate::vm::Match::roll).
     Chance,
-    /// A stage ended (only when [`Match::pause_at_stages`] is set); advance again.
+    /// A stage ended (only when [`Match::pause_at_stages`](crate::vm::Match::pause_at_stages) is set); advance again.
     Boundary,
-    /// The match (or the scenario's run) is over: see [`Match::outcome`].
+    /// The match (or the scenario's run) is over: see [`Match::outcome`](crate::vm::Match::outcome).
     End,
 }
 

@@ -10,8 +10,7 @@ use super::{compile_with, read_counts, translate};
 use crate::agent::Opt;
 use crate::board::{AreaSet, MAX_AREAS};
 use crate::ruleset::Ruleset;
-use crate::vm::code::Program;
-use crate::vm::machine::Match;
+use crate::vm::machine::{Match, Program};
 use crate::vm::native_code::{
     Input, MAX_INPUTS, MAX_VARY, Native, NativeFn, ROWS, ScoreBuf, ScoreCode,
 };
