@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use super::checked::as_int;
 use super::machine::Match;
-use super::{Halt, as_int};
+use super::run_error::Halt;
 use crate::board::AreaSet;
 use crate::ir::Op;
 use crate::value::{MoveSet, Value};

@@ -1,13 +1,14 @@
-//! The compiled program: every procedure, table row, trigger, hook and `prefer` score of a
-//! checked ruleset as one flat array of stack-machine instructions ([`Ins`]), with the
-//! source place of each instruction kept apart in a parallel array, off the hot path.
-//!
-//! A [`Program`] is built once per ruleset ([`super::Compiled::program`]) and shared,
-//! immutable, by every match of that ruleset.
+//! The parts of a compiled program: its stack-machine instructions ([`Ins`]), code units,
+//! and the sites of its decisions, rolls and emits. The [`Program`](crate::vm::Program)
+//! holding them (every procedure, table row, trigger, hook and `prefer` score of a checked
+//! ruleset as one flat array of instructions, with the source place of each instruction
+//! kept apart in a parallel array, off the hot path) is declared in `machine.rs`; it is
+//! built once per ruleset ([`super::Compiled::program`]) and shared, immutable,
+//! by every match of that ruleset.
 
 use fuba_grammar::ast::{AssignOp, Keep};
 
-use crate::ir::{Loc, Op, Pat, Role, Scope};
+use crate::ir::{Op, Role, Scope};
 use crate::prims::Prim;
 use crate::value::{Sym, Value};
 
@@ -15,7 +16,7 @@ use crate::value::{Sym, Value};
 /// on it; `slot` operands address the running frame's locals.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ins {
-    /// Push a constant of [`Program::consts`].
+    /// Push a constant of [`Program::consts`](crate::vm::Program::consts).
     Const(u32),
     /// Push a small integer.
     Int(i32),
@@ -51,7 +52,7 @@ pub enum Ins {
     Prim(Prim),
     /// Count a call of a procedure whose body was inlined.
     CountCall(u16),
-    /// Call a code unit of [`Program::units`] with its arguments on the stack.
+    /// Call a code unit of [`Program::units`](crate::vm::Program::units) with its arguments on the stack.
     Call(u32),
     /// Pop a key, look the table's row up and run it.
     Table(u16),
@@ -82,14 +83,14 @@ pub enum Ins {
     /// Pop `n` integers, push them as a list.
     IntList(u16),
     /// Jump to the target unless the local matches a pattern of the group
-    /// ([`Program::pats`]).
+    /// ([`Program::pats`](crate::vm::Program::pats)).
     MatchArm(u16, u32, u32),
     /// No arm of a `match` fitted the local: an error.
     NoArm(u16),
     /// Jump to the arm of a `match` whose patterns are all names: the local's arm found in
-    /// the table ([`Program::match_tables`]) in one look-up, not tested arm by arm.
+    /// the table ([`Program::match_tables`](crate::vm::Program::match_tables)) in one look-up, not tested arm by arm.
     MatchJump(u16, u32),
-    /// Pop the options and the team; a decision ([`Program::decisions`]).
+    /// Pop the options and the team; a decision ([`Program::decisions`](crate::vm::Program::decisions)).
     ChooseFrom(u32),
     /// `choose ... from unmoved_moves(set, t)`: pop `t`, the move set and the deciding
     /// team; a decision offering the moves of the set that `t`'s pieces not yet moved can
@@ -103,9 +104,9 @@ pub enum Ins {
     /// Pop one boolean per arm (its guard) and the team; a decision. The picked arm's
     /// index is pushed.
     ChooseArms(u32),
-    /// Pop an arm index, jump to that arm's code ([`Program::jumps`]).
+    /// Pop an arm index, jump to that arm's code ([`Program::jumps`](crate::vm::Program::jumps)).
     ArmJump(u32),
-    /// A chance event ([`Program::rolls`]); pops the rolling team when it has one.
+    /// A chance event ([`Program::rolls`](crate::vm::Program::rolls)); pops the rolling team when it has one.
     Roll(u32),
     /// Start a modifier list: the total and the log's mark in two locals from the slot.
     ModStart(u16),
@@ -129,7 +130,7 @@ pub enum Ins {
     TrigFired(u16),
     /// Pop a trigger's value, add it to the hook's total in the local, log it.
     TrigDone(u16, u16),
-    /// Pop the fields of an event ([`Program::emits`]) and log it.
+    /// Pop the fields of an event ([`Program::emits`](crate::vm::Program::emits)) and log it.
     Emit(u32),
     /// Before the fields of an event that no figure reads them for and that cannot fail
     /// ([`EmitSite::quiet`]): while the match does not log, the event is only counted and
@@ -151,7 +152,7 @@ pub enum Ins {
     BinJumpIfFalse(Op, u32),
     /// End a `prefer` score: hand the top of the stack to the host.
     EndScore,
-    /// A loop that only gathers moves ([`Program::moves_loops`]), run whole; on to the
+    /// A loop that only gathers moves (`Program::moves_loops`), run whole; on to the
     /// target after it, or, when it gives up, the loop's stack code that follows.
     MovesLoop(u32, u32),
     /// Superinstruction: push a local, run a primitive (skips one).
@@ -202,7 +203,7 @@ pub enum Ins {
     /// Typed: a light primitive of one or two operands (the second [`NO_OPD`] for one),
     /// read in place, its result stored into the local.
     PrimTo(Prim, u16, u16, u16),
-    /// A plain expression evaluated directly ([`Program::directs`]): its value pushed and
+    /// A plain expression evaluated directly (`Program::directs`): its value pushed and
     /// the stack code after this instruction skipped (to the target), or, when the
     /// closures give up, that code run.
     Direct(u16, u32),
@@ -301,12 +302,12 @@ pub struct DecisionSite {
     pub note: Option<(u16, Box<[PromptCode]>)>,
     /// The score as word code (`choose ... from` with one direct integer score), compiled
     /// to machine code with the others' when a match first asks for scores
-    /// ([`Program::score_code`]).
+    /// ([`Program::score_code`](crate::vm::Program::score_code)).
     pub(crate) word: Option<super::word::WordProg>,
     /// The score as word code that works out the parts the closures hoist itself
     /// (`None`: no part is hoisted, or no such code): compiled instead of
     /// [`DecisionSite::word`] where its machine code calls the match back no more often
-    /// ([`super::native::ScoreCode::of`]), the closures' parts then worked out only if
+    /// ([`super::native_code::ScoreCode::of`]), the closures' parts then worked out only if
     /// the closures score an option.
     pub(crate) word_own: Option<super::word::WordProg>,
 }
@@ -376,87 +377,6 @@ pub struct RuleMark {
     pub rules: Box<[u32]>,
     /// The innermost one and the frame slots holding its parameters.
     pub params: Option<(u16, Box<[u16]>)>,
-}
-
-/// The compiled rules.
-#[derive(Debug, Clone, Default)]
-pub struct Program {
-    /// Every instruction.
-    pub code: Vec<Ins>,
-    /// Where each instruction's node was written.
-    pub locs: Vec<Loc>,
-    /// Each instruction's rule mark: an index in [`Program::rule_marks`], 0 outside any
-    /// procedure with effects inlined into its caller (`vm/inline.rs`).
-    pub marks: Vec<u32>,
-    /// The procedures with effects inlined around an instruction, by rule mark (mark 0:
-    /// none).
-    pub rule_marks: Vec<RuleMark>,
-    /// Constants.
-    pub consts: Vec<Value>,
-    /// Code units.
-    pub units: Vec<CodeUnit>,
-    /// Code unit of each procedure.
-    pub procs: Vec<u32>,
-    /// Code unit of each table row: `[table][row]`.
-    pub rows: Vec<Vec<u32>>,
-    /// Code units of each trigger: condition, body.
-    pub triggers: Vec<(Option<u32>, u32)>,
-    /// Code unit of each hook's dispatch.
-    pub hooks: Vec<u32>,
-    /// Pattern groups of `match` arms.
-    pub pats: Vec<Box<[Pat]>>,
-    /// Jump tables of `choose { ... }` arms.
-    pub jumps: Vec<Box<[u32]>>,
-    /// Jump tables of `match`es on names ([`Ins::MatchJump`]).
-    pub match_tables: Vec<MatchTable>,
-    /// Decisions.
-    pub decisions: Vec<DecisionSite>,
-    /// Rolls.
-    pub rolls: Vec<RollSite>,
-    /// Emits.
-    pub emits: Vec<EmitSite>,
-    /// Plain expressions evaluated directly ([`Ins::Direct`], [`Ins::DirectBranch`]).
-    pub(crate) directs: Vec<super::direct::Direct>,
-    /// The loops that only gather moves ([`Ins::MovesLoop`]).
-    pub(crate) moves_loops: Vec<super::moves_loop::MovesLoop>,
-    /// The word programs' machine code ([`super::native`]), shared by the program's
-    /// copies.
-    pub(crate) native: Option<std::sync::Arc<super::native::Native>>,
-    /// The scores' machine code, once a match has asked for scores.
-    pub(crate) scores: std::sync::OnceLock<Option<std::sync::Arc<super::native::ScoreCode>>>,
-}
-
-impl Program {
-    /// How many plain expressions are worked out directly ([`Ins::Direct`],
-    /// [`Ins::DirectBranch`]).
-    pub fn direct_count(&self) -> usize {
-        self.directs.len()
-    }
-
-    /// How many loops run as machine code (none where the machine has no code generator,
-    /// or with `FUBA_NO_NATIVE` set when the rules were compiled).
-    pub fn native_count(&self) -> usize {
-        (self.moves_loops.iter())
-            .filter(|l| l.native.is_some() && self.native.is_some())
-            .count()
-    }
-
-    /// How many decisions' `prefer` scores run as machine code (as for
-    /// [`Program::native_count`]; compiled now if no match asked for scores yet). `rs` is
-    /// the ruleset the program was compiled from.
-    pub fn native_score_count(&self, rs: &crate::ruleset::Ruleset) -> usize {
-        self.score_code(rs).map_or(0, |c| c.len())
-    }
-
-    /// The scores' machine code, compiled the first time it is asked for.
-    pub(crate) fn score_code(
-        &self,
-        rs: &crate::ruleset::Ruleset,
-    ) -> Option<&super::native::ScoreCode> {
-        (self.scores)
-            .get_or_init(|| super::native::ScoreCode::of(self, rs).map(std::sync::Arc::new))
-            .as_deref()
-    }
 }
 
 /// How many values an iteration keeps in its hidden locals.

@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::code::Program;
+use super::machine::Program;
 use crate::ruleset::Ruleset;
 
 /// A ruleset compiled for the machine: `use fuba_engine::vm::Compiled` and ask a

@@ -10,144 +10,18 @@
 //! zero, a goalkeeper off the board — and the instruction then runs the stack code that
 //! follows it, unchanged: the value, or the error and its message, is the same either
 //! way. Nothing here changes the state, so giving up half-way leaves nothing to undo.
-
-use std::sync::Arc;
+//!
+//! The closures' types ([`Direct`], [`Src`]) are declared with the program in
+//! `machine.rs` and their kinds in `kinds.rs`; this module runs them.
 
 use super::code::{DecisionSite, Ins};
-use super::machine::{Match, Wait};
-use super::native::{ScoreCall, ScoreCode};
+use super::kinds::Kind;
+use super::machine::{Direct, Match, Src, Wait};
+use super::native::score::ScoreCall;
+use super::native_code::ScoreCode;
 use crate::agent::Opt;
-use crate::board::{AreaId, AreaSet};
 use crate::ir::Scope;
-use crate::value::{Move, Sym, Team, Value};
-
-/// A typed closure: the value of an expression in the frame whose locals start at `base`.
-pub(crate) type F<T> = Arc<dyn Fn(&mut Match<'_>, usize) -> Option<T> + Send + Sync>;
-
-/// A statement of a direct block: a local bound (`None`: give up).
-pub(crate) type Step = Arc<dyn Fn(&mut Match<'_>, usize) -> Option<()> + Send + Sync>;
-
-/// A team, as a kind of its own (a team and an area are both a byte).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Tm(pub Team);
-
-/// An area, as a kind of its own.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Ar(pub AreaId);
-
-/// A kind of value a closure gives: read out of a [`Value`] and made into one.
-pub(crate) trait Kind: Copy + Send + Sync + 'static {
-    /// The value as this kind, `None` when it is another.
-    fn of(v: &Value) -> Option<Self>;
-    /// The value the stack code would leave.
-    fn value(self) -> Value;
-}
-
-impl Kind for i64 {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Self> {
-        match v {
-            Value::Int(i) => Some(*i),
-            _ => None,
-        }
-    }
-    fn value(self) -> Value {
-        Value::Int(self)
-    }
-}
-
-impl Kind for bool {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Self> {
-        match v {
-            Value::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-    fn value(self) -> Value {
-        Value::Bool(self)
-    }
-}
-
-impl Kind for Tm {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Self> {
-        match v {
-            Value::Team(t) => Some(Tm(*t)),
-            _ => None,
-        }
-    }
-    fn value(self) -> Value {
-        Value::Team(self.0)
-    }
-}
-
-impl Kind for Ar {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Self> {
-        match v {
-            Value::Area(a) => Some(Ar(*a)),
-            _ => None,
-        }
-    }
-    fn value(self) -> Value {
-        Value::Area(self.0)
-    }
-}
-
-/// An area-set operand as the set operations and the primitives read one: an area set,
-/// an area or none.
-impl Kind for AreaSet {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Self> {
-        super::light::areas(v)
-    }
-    fn value(self) -> Value {
-        Value::Areas(self)
-    }
-}
-
-/// A name.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Name(pub Sym);
-
-impl Kind for Name {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Self> {
-        match v {
-            Value::Str(s) => Some(Name(*s)),
-            _ => None,
-        }
-    }
-    fn value(self) -> Value {
-        Value::Str(self.0)
-    }
-}
-
-impl Kind for Move {
-    #[inline(always)]
-    fn of(v: &Value) -> Option<Self> {
-        match v {
-            Value::Move(m) => Some(*m),
-            _ => None,
-        }
-    }
-    fn value(self) -> Value {
-        Value::Move(self)
-    }
-}
-
-/// Where an operand comes from: a local and a constant are read in place, anything else
-/// is a closure.
-#[derive(Clone)]
-pub(crate) enum Src<T: Kind> {
-    /// A local of the frame.
-    Local(u16),
-    /// A constant.
-    Const(T),
-    /// Worked out.
-    Fn(F<T>),
-}
+use crate::value::{Team, Value};
 
 impl<T: Kind> Src<T> {
     /// The operand's value.
@@ -158,40 +32,6 @@ impl<T: Kind> Src<T> {
             Src::Const(k) => Some(*k),
             Src::Fn(f) => f(m, base),
         }
-    }
-}
-
-/// A plain expression compiled to closures, by the kind of its value.
-#[derive(Clone)]
-pub(crate) enum Direct {
-    /// An integer.
-    Int(Src<i64>),
-    /// A flag.
-    Bool(Src<bool>),
-    /// A team.
-    Team(Src<Tm>),
-    /// An area.
-    Area(Src<Ar>),
-    /// An area set.
-    Areas(Src<AreaSet>),
-    /// A name.
-    Name(Src<Name>),
-    /// A move.
-    Move(Src<Move>),
-}
-
-impl std::fmt::Debug for Direct {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kind = match self {
-            Direct::Int(_) => "int",
-            Direct::Bool(_) => "bool",
-            Direct::Team(_) => "team",
-            Direct::Area(_) => "area",
-            Direct::Areas(_) => "areas",
-            Direct::Name(_) => "str",
-            Direct::Move(_) => "move",
-        };
-        write!(f, "Direct({kind})")
     }
 }
 

@@ -8,7 +8,8 @@ use super::machine::Match;
 use super::seldom::Next;
 use fuba_grammar::ast::AssignOp;
 
-use super::{ErrorKind, Halt, as_bool, as_int};
+use super::checked::{as_bool, as_int};
+use super::run_error::{ErrorKind, Halt};
 use crate::board::AreaSet;
 use crate::ir::{Pat, Scope};
 use crate::value::{Team, Value};

@@ -6,9 +6,8 @@
 //! A folded expression still counts the procedures it calls: [`Fold::value`] returns them,
 //! and the lowering emits a count for each, so coverage and figures are unchanged.
 
-use super::as_bool;
-use super::code::Program;
-use super::machine::Match;
+use super::checked::as_bool;
+use super::machine::{Match, Program};
 use crate::board::AreaSet;
 use crate::ir::{Loc, Node, NodeKind, Op, Stmt, any_in_node};
 use crate::prims::Prim;

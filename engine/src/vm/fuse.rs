@@ -6,7 +6,8 @@
 //! stay in place: every address is kept, so a jump into the middle of a sequence still
 //! runs the original instructions from there.
 
-use super::code::{Ins, Program};
+use super::code::Ins;
+use super::machine::Program;
 
 /// Fuses the program's sequences in place.
 pub fn fuse(p: &mut Program) {

@@ -21,7 +21,7 @@
 //! Scores are kept only in a match without machine code for the scores
 //! (`FUBA_NO_NATIVE`, a machine without a code generator, a board past 32 areas): there
 //! they save 13% of a heuristic match of the original edition. With it, an offer's options
-//! are scored afresh in one call of the machine code ([`super::native::ScoreCode`]), which
+//! are scored afresh in one call of the machine code ([`super::native_code::ScoreCode`]), which
 //! costs less than the values' key and the look-ups, and the few scores left to the
 //! closures (a constant) cost less than looking them up (`docs/performance.md`, "Machine
 //! code for the scores, twelfth round").
@@ -39,16 +39,13 @@ use std::hash::BuildHasherDefault;
 
 use crate::memo::{KeyHasher, mix_value};
 
-use super::Match;
-use super::code::{DecisionSite, Ins};
-use super::direct::Direct;
 use crate::agent::Opt;
 use crate::value::Value;
 
 /// The most scores and entries (sets of values) kept at once: past it, everything kept
 /// is dropped (a match of the original edition with heuristic agents keeps about 1,000
 /// scores).
-const MAX_SCORES: usize = 1 << 14;
+pub(super) const MAX_SCORES: usize = 1 << 14;
 
 /// No entry.
 const NONE: u32 = u32::MAX;
@@ -60,25 +57,25 @@ pub(crate) struct Kept {
     pub(crate) on: bool,
     /// The first entry of each hash of a site and its values.
     index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    entries: Vec<Entry>,
+    pub(super) entries: Vec<Entry>,
     /// Per decision site, the entry it used last (`NONE`: none), tried first.
     last: Vec<u32>,
     /// How many scores are kept in all.
-    total: usize,
+    pub(super) total: usize,
     /// Spare buffers, reused: the values of the offer being scored, and the scores worked
     /// out at it.
-    key: Vec<Value>,
-    added: Vec<(u32, i64)>,
+    pub(super) key: Vec<Value>,
+    pub(super) added: Vec<(u32, i64)>,
     /// Spare buffer: the options of an offer left to score.
     pub(crate) pending: Vec<u32>,
 }
 
 /// The scores of one decision site worked out with the same values.
-struct Entry {
+pub(super) struct Entry {
     site: u32,
     key: Box<[Value]>,
     /// Each option's score, by [`rank`].
-    scores: Vec<(u32, i64)>,
+    pub(super) scores: Vec<(u32, i64)>,
     /// The previous entry with the same hash (`NONE`: none).
     next: u32,
 }
@@ -93,7 +90,7 @@ impl Kept {
     }
 
     /// The entry of `site` with the values in `self.key`, made if there is none.
-    fn entry(&mut self, site: u32) -> usize {
+    pub(super) fn entry(&mut self, site: u32) -> usize {
         let s = site as usize;
         if let Some(&i) = self.last.get(s)
             && i != NONE
@@ -134,7 +131,7 @@ impl Kept {
     }
 
     /// Everything kept dropped.
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.index.clear();
         self.entries.clear();
         self.last.clear();
@@ -153,111 +150,10 @@ fn hash(site: u32, key: &[Value]) -> u64 {
 /// No two moves or areas share one (an area is a byte), so the number stands for the
 /// option where a kept score is looked up.
 #[inline(always)]
-fn rank(o: Opt) -> u32 {
+pub(super) fn rank(o: Opt) -> u32 {
     match o {
         Opt::Move(m) => (u32::from(!m.keeper) << 16) | (u32::from(m.from) << 8) | u32::from(m.to),
         Opt::Area(a) => (1 << 24) | u32::from(a),
         Opt::Arm(..) | Opt::Skip(_) => u32::MAX,
-    }
-}
-
-impl Match<'_> {
-    /// The scores of the waiting `choose ... from` (decision `site`, `d`) whose scores are
-    /// kept ([`DecisionSite::keep`]), option after option: a kept score where the option
-    /// was scored before with the same values, the closures run otherwise. Returns how many
-    /// options it scored into `out`, as [`Match::direct_scores`] does: it stops at an
-    /// option whose closures give up (the caller scores that one and the rest as usual).
-    pub(crate) fn kept_scores(
-        &mut self,
-        site: u32,
-        d: &DecisionSite,
-        base: usize,
-        out: &mut Vec<i64>,
-    ) -> usize {
-        let prog = self.prog;
-        let (true, Some(sk), [Some((slot, e))]) = (self.direct, &d.keep, &d.prefer[..]) else {
-            return 0;
-        };
-        let Some(Ins::Direct(di, _)) = prog.code.get(*e as usize) else {
-            return 0;
-        };
-        let Some(Direct::Int(src)) = prog.directs.get(*di as usize) else {
-            return 0;
-        };
-        // The values the scores depend on besides the option.
-        self.kept.key.clear();
-        for s in d.hoist.iter().map(|h| h.0).chain(sk.reads.iter().copied()) {
-            let Some(v) = self.stack.get(base + s as usize) else {
-                return 0;
-            };
-            self.kept.key.push(v.clone());
-        }
-        // A hoisted part read only where another is true is not compared where that one is
-        // false (no score read it); which parts those are is part of the key.
-        if !sk.guards.is_empty() {
-            let key = &mut self.kept.key;
-            let mut unread: u64 = 0;
-            for &(p, g) in sk.guards.iter() {
-                if key.get(g as usize) == Some(&Value::Bool(false)) {
-                    unread |= 1 << p;
-                }
-            }
-            for (i, v) in key.iter_mut().enumerate().take(64) {
-                if unread & (1 << i) != 0 {
-                    *v = Value::None;
-                }
-            }
-            key.push(Value::Int(unread as i64));
-        }
-        if self.kept.total + self.kept.entries.len() >= MAX_SCORES {
-            self.kept.clear();
-        }
-        let entry = self.kept.entry(site);
-        let Some(offer) = self.scored_offer(base, *slot, out.len()) else {
-            return 0;
-        };
-        let start = offer.start;
-        // The kept scores, and which options have none.
-        let mut pending = std::mem::take(&mut self.kept.pending);
-        pending.clear();
-        // Where the previous option was looked for: options come in the order scores are
-        // kept in, so the next one is found by moving on from there.
-        let mut j = 0;
-        let scores = &self.kept.entries[entry].scores;
-        for (i, &o) in self.opts[..offer.end].iter().enumerate() {
-            out.push(0);
-            if matches!(o, Opt::Skip(_)) {
-                continue;
-            }
-            let r = rank(o);
-            if j > 0 && scores.get(j - 1).is_some_and(|s| s.0 >= r) {
-                j = scores.partition_point(|s| s.0 < r);
-            }
-            while scores.get(j).is_some_and(|s| s.0 < r) {
-                j += 1;
-            }
-            match scores.get(j) {
-                Some(&(k, x)) if k == r => {
-                    out[start + i] = x;
-                    j += 1;
-                }
-                _ => pending.push(i as u32),
-            }
-        }
-        let done = self.score_offer(site, (src, *e), &offer, &pending, out);
-        let mut added = std::mem::take(&mut self.kept.added);
-        added.clear();
-        for &i in pending.iter().take_while(|&&i| (i as usize) < done) {
-            added.push((rank(self.opts[i as usize]), out[start + i as usize]));
-        }
-        self.kept.pending = pending;
-        if !added.is_empty() {
-            self.kept.total += added.len();
-            let scores = &mut self.kept.entries[entry].scores;
-            scores.extend_from_slice(&added);
-            scores.sort_unstable_by_key(|s| s.0);
-        }
-        self.kept.added = added;
-        done
     }
 }

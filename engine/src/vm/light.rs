@@ -5,22 +5,12 @@
 //! run in seeded matches of every edition; in the original edition they are about two
 //! thirds of those run.
 
+use super::kinds::areas;
 use super::machine::Match;
-use crate::board::{AreaSet, Direction};
+use crate::board::Direction;
 use crate::prims::Prim;
 use crate::state::{GONE, MatchState};
 use crate::value::Value;
-
-/// An area set operand: an area set, an area or none (as the full path reads it).
-#[inline(always)]
-pub(super) fn areas(v: &Value) -> Option<AreaSet> {
-    match v {
-        Value::Areas(s) => Some(*s),
-        Value::Area(a) => Some(AreaSet::one(*a)),
-        Value::None => Some(AreaSet::EMPTY),
-        _ => None,
-    }
-}
 
 /// `size` of a value: the areas, moves, dice or numbers it holds (an area is one).
 pub(super) fn size(v: &Value) -> i64 {

@@ -1,22 +1,214 @@
-//! The match value: the state of the board and the rules' variables, and the machine's own
-//! state — frames, operand stack, what the match waits for — next to the counters and the
-//! log. Cloning it copies only these; the program and the ruleset are shared.
+//! The machine's two halves and what binds them: the compiled [`Program`], shared and
+//! immutable, and the [`Match`] value that runs it — the state of the board and the
+//! rules' variables, and the machine's own state (frames, operand stack, what the match
+//! waits for) next to the counters and the log. Cloning a match copies only these; the
+//! program and the ruleset are shared.
+//!
+//! The two refer to each other: a match runs a program, and the program's direct
+//! expressions ([`Direct`]) and move-gathering loops ([`MovesLoop`]) are closures over a
+//! match. So their types are declared here, together, over the parts they hold
+//! (instructions and sites, `code.rs`; word programs and their machine code; the match's
+//! log book, schedule, kept scores, pilot). What runs them is above, in `impl Match`
+//! blocks of their own modules (`exec.rs`, `frames.rs`, `direct.rs`, `moves_loop.rs`,
+//! `course.rs`, ...), which this module needs no import of.
 
 use std::sync::Arc;
 
-use super::code::{Program, UnitKind};
+use super::budget::{Counters, Limits};
+use super::code::{CodeUnit, DecisionSite, EmitSite, Ins, MatchTable, RollSite, RuleMark};
+use super::kinds::{Ar, Kind, Name, Tm};
+use super::native_code::{Native, NativeFn, ScoreCode};
 use super::outcome::Outcome;
+use super::run_error::RunError;
 use super::schedule::{Phase, Schedule};
-use super::{Counters, ErrorKind, Halt, Limits, RunError};
+use super::word::WordProg;
 use crate::agent::Opt;
-use crate::log::{Event, EventKind, ModRowLog};
+use crate::board::AreaSet;
+use crate::ir::{Loc, Pat};
+use crate::log::{Event, ModRowLog};
 use crate::memo::{Memo, Pending};
 use crate::ruleset::Ruleset;
 use crate::state::{Clock, MatchState};
-use crate::value::{MoveSet, Sym, Team, Value};
+use crate::value::{Move, MoveSet, Sym, Team, Value};
 
 /// The instruction index of no instruction: an event or error made where no code runs.
 pub(crate) const NO_CODE: u32 = u32::MAX;
+
+/// The compiled rules.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    /// Every instruction.
+    pub code: Vec<Ins>,
+    /// Where each instruction's node was written.
+    pub locs: Vec<Loc>,
+    /// Each instruction's rule mark: an index in [`Program::rule_marks`], 0 outside any
+    /// procedure with effects inlined into its caller (`vm/inline.rs`).
+    pub marks: Vec<u32>,
+    /// The procedures with effects inlined around an instruction, by rule mark (mark 0:
+    /// none).
+    pub rule_marks: Vec<RuleMark>,
+    /// Constants.
+    pub consts: Vec<Value>,
+    /// Code units.
+    pub units: Vec<CodeUnit>,
+    /// Code unit of each procedure.
+    pub procs: Vec<u32>,
+    /// Code unit of each table row: `[table][row]`.
+    pub rows: Vec<Vec<u32>>,
+    /// Code units of each trigger: condition, body.
+    pub triggers: Vec<(Option<u32>, u32)>,
+    /// Code unit of each hook's dispatch.
+    pub hooks: Vec<u32>,
+    /// Pattern groups of `match` arms.
+    pub pats: Vec<Box<[Pat]>>,
+    /// Jump tables of `choose { ... }` arms.
+    pub jumps: Vec<Box<[u32]>>,
+    /// Jump tables of `match`es on names ([`Ins::MatchJump`]).
+    pub match_tables: Vec<MatchTable>,
+    /// Decisions.
+    pub decisions: Vec<DecisionSite>,
+    /// Rolls.
+    pub rolls: Vec<RollSite>,
+    /// Emits.
+    pub emits: Vec<EmitSite>,
+    /// Plain expressions evaluated directly ([`Ins::Direct`], [`Ins::DirectBranch`]).
+    pub(crate) directs: Vec<Direct>,
+    /// The loops that only gather moves ([`Ins::MovesLoop`]).
+    pub(crate) moves_loops: Vec<MovesLoop>,
+    /// The word programs' machine code ([`super::native`]), shared by the program's
+    /// copies.
+    pub(crate) native: Option<std::sync::Arc<Native>>,
+    /// The scores' machine code, once a match has asked for scores.
+    pub(crate) scores: std::sync::OnceLock<Option<std::sync::Arc<ScoreCode>>>,
+}
+
+impl Program {
+    /// How many plain expressions are worked out directly ([`Ins::Direct`],
+    /// [`Ins::DirectBranch`]).
+    pub fn direct_count(&self) -> usize {
+        self.directs.len()
+    }
+
+    /// How many loops run as machine code (none where the machine has no code generator,
+    /// or with `FUBA_NO_NATIVE` set when the rules were compiled).
+    pub fn native_count(&self) -> usize {
+        (self.moves_loops.iter())
+            .filter(|l| l.native.is_some() && self.native.is_some())
+            .count()
+    }
+
+    /// How many decisions' `prefer` scores run as machine code (as for
+    /// [`Program::native_count`]; compiled now if no match asked for scores yet). `rs` is
+    /// the ruleset the program was compiled from.
+    pub fn native_score_count(&self, rs: &crate::ruleset::Ruleset) -> usize {
+        self.score_code(rs).map_or(0, |c| c.len())
+    }
+
+    /// The scores' machine code, compiled the first time it is asked for.
+    pub(crate) fn score_code(&self, rs: &crate::ruleset::Ruleset) -> Option<&ScoreCode> {
+        (self.scores)
+            .get_or_init(|| ScoreCode::of(self, rs).map(std::sync::Arc::new))
+            .as_deref()
+    }
+}
+
+/// A typed closure: the value of an expression in the frame whose locals start at `base`.
+pub(crate) type F<T> = Arc<dyn Fn(&mut Match<'_>, usize) -> Option<T> + Send + Sync>;
+
+/// A statement of a direct block: a local bound (`None`: give up).
+pub(crate) type Step = Arc<dyn Fn(&mut Match<'_>, usize) -> Option<()> + Send + Sync>;
+
+/// Where an operand comes from: a local and a constant are read in place, anything else
+/// is a closure.
+#[derive(Clone)]
+pub(crate) enum Src<T: Kind> {
+    /// A local of the frame.
+    Local(u16),
+    /// A constant.
+    Const(T),
+    /// Worked out.
+    Fn(F<T>),
+}
+
+/// A plain expression compiled to closures, by the kind of its value.
+#[derive(Clone)]
+pub(crate) enum Direct {
+    /// An integer.
+    Int(Src<i64>),
+    /// A flag.
+    Bool(Src<bool>),
+    /// A team.
+    Team(Src<Tm>),
+    /// An area.
+    Area(Src<Ar>),
+    /// An area set.
+    Areas(Src<AreaSet>),
+    /// A name.
+    Name(Src<Name>),
+    /// A move.
+    Move(Src<Move>),
+}
+
+impl std::fmt::Debug for Direct {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self {
+            Direct::Int(_) => "int",
+            Direct::Bool(_) => "bool",
+            Direct::Team(_) => "team",
+            Direct::Area(_) => "area",
+            Direct::Areas(_) => "areas",
+            Direct::Name(_) => "str",
+            Direct::Move(_) => "move",
+        };
+        write!(f, "Direct({kind})")
+    }
+}
+
+/// A statement of a loop's body.
+#[derive(Clone)]
+pub(crate) enum Part {
+    /// A `let`: its value into its local.
+    Let(Step),
+    /// `set ms = ms | moves(team, from, dests)`, `ms` the gathering set of index `acc`.
+    Add {
+        acc: u8,
+        team: Src<Tm>,
+        from: Src<Ar>,
+        dests: Src<AreaSet>,
+    },
+    /// `if c { parts }` (no `else`).
+    If(Src<bool>, Arc<[Part]>),
+}
+
+/// A loop gathering moves, as built by the lowering (`lower/moves_loop.rs`).
+#[derive(Clone)]
+pub(crate) struct MovesLoop {
+    /// The frame slot of the loop's variable.
+    pub(crate) var: u16,
+    /// The frame slots of the move sets it adds to.
+    pub(crate) accs: Box<[u16]>,
+    /// The frame slots of the area sets it takes areas out of (`true`) or adds areas to,
+    /// numbered after the move sets (machine code only: a loop with one has no closures).
+    pub(crate) sets: Box<[(u16, bool)]>,
+    /// The areas iterated (in the stack code's order, lowest first) and the body, as
+    /// closures; `None` when one of their expressions is not a direct one: the loop then
+    /// runs only as machine code, and its stack code runs where there is none.
+    pub(crate) closures: Option<(Src<AreaSet>, Arc<[Part]>)>,
+    /// The whole loop as word code, as lowered: taken when the rules are compiled to
+    /// become [`MovesLoop::native`].
+    pub(crate) word: Option<WordProg>,
+    /// The whole loop as machine code, run instead of the closures when there is some.
+    pub(crate) native: Option<NativeFn>,
+    /// Whether its machine code sums a modifier list ([`WordProg::lists`]):
+    /// while the match logs, the stack code runs.
+    pub(crate) lists: bool,
+}
+
+impl std::fmt::Debug for MovesLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MovesLoop(var {}, into {:?})", self.var, self.accs)
+    }
+}
 
 /// One active code unit.
 #[derive(Debug, Clone, Copy)]
@@ -82,7 +274,7 @@ pub struct Match<'a> {
     pub stopped: bool,
     /// Whether a scenario's run ended the half.
     pub half_ended: bool,
-    /// How many procedures of a scenario's list ([`super::Schedule::Procs`]) ran to their
+    /// How many procedures of a scenario's list ([`super::schedule::Schedule::Procs`]) ran to their
     /// end.
     pub procs_done: u32,
     /// Record every legal option's label in choice events (scenarios).
@@ -90,7 +282,7 @@ pub struct Match<'a> {
     /// Ask the agent even when a decision has a single legal option (scenarios: a script
     /// may give its label).
     pub ask_single: bool,
-    /// Report a [`super::Status::Boundary`] after every stage (invariant checks).
+    /// Report a [`super::schedule::Status::Boundary`] after every stage (invariant checks).
     pub pause_at_stages: bool,
     pub(crate) stack: Vec<Value>,
     pub(crate) frames: Vec<Frame>,
@@ -111,11 +303,11 @@ pub struct Match<'a> {
     /// ([`super::direct`]): counted when it gives its value, dropped when it gives up.
     pub(crate) direct_calls: Vec<u16>,
     /// Moves found by a loop's machine code, added to their sets when it has run
-    /// ([`super::moves_loop::MovesLoop::run`]): a buffer kept from loop to loop.
-    pub(crate) found: Vec<super::moves_loop::Found>,
+    /// ([`MovesLoop::run`]): a buffer kept from loop to loop.
+    pub(crate) found: Vec<super::found::Found>,
     /// The words a score's machine code reads, kept from offer to offer (taken while an
     /// offer is scored; a copy of the match starts without one).
-    pub(crate) score_buf: Option<Box<super::native::ScoreBuf>>,
+    pub(crate) score_buf: Option<Box<super::native_code::ScoreBuf>>,
     /// Whether the waiting decision's score's hoisted parts are still to be worked out
     /// before its closures score an option ([`Match::hoist_due`]).
     pub(crate) unhoisted: bool,
@@ -353,246 +545,5 @@ impl<'a> Match<'a> {
     #[inline]
     pub(crate) fn touch(&mut self) {
         self.version += 1;
-    }
-
-    // ------------------------------------------------------------------ errors, log
-
-    /// The rules being run at instruction `at` ([`NO_CODE`]: none), outermost first: those
-    /// of the frames entered by a call (a hook's dispatch and a `prefer` score have none of
-    /// their own) and of the procedures with effects inlined around each call and around
-    /// `at` (their rule marks), for the log and messages.
-    pub(super) fn rule_chain(&self, at: u32) -> impl DoubleEndedIterator<Item = u32> + '_ {
-        let units = &self.prog.units;
-        let marked = |mark: u32| -> &[u32] {
-            (self.prog.rule_marks.get(mark as usize)).map_or(&[], |m| &m.rules[..])
-        };
-        let here = self.mark_at(at);
-        self.frames
-            .iter()
-            .flat_map(move |f| {
-                let own = f.nested.then(|| units[f.unit as usize].rule);
-                marked(f.mark).iter().copied().chain(own)
-            })
-            .chain(marked(here).iter().copied())
-    }
-
-    fn current_rule(&self, at: u32) -> String {
-        self.rule_chain(at)
-            .next_back()
-            .and_then(|u| self.rs.units.get(u as usize))
-            .map_or_else(|| "match".to_string(), |u| u.rule.clone())
-    }
-
-    /// An error at instruction `at`.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn error(&self, at: u32, message: impl Into<String>) -> Halt {
-        let loc = self.prog.locs.get(at as usize).copied().unwrap_or_default();
-        let rule = self
-            .rs
-            .units
-            .get(loc.unit as usize)
-            .map_or_else(|| self.current_rule(at), |u| u.rule.clone());
-        Halt::Error(Box::new(RunError {
-            kind: ErrorKind::Rule,
-            message: message.into(),
-            rule,
-            place: self.rs.place(loc.start),
-            chain: self
-                .rule_chain(at)
-                .filter_map(|u| self.rs.units.get(u as usize))
-                .map(|u| u.rule.clone())
-                .collect(),
-        }))
-    }
-
-    /// Whether events are recorded now.
-    #[inline]
-    pub(crate) fn logging(&self) -> bool {
-        self.log.is_some() && !self.scoring
-    }
-
-    /// Records an event when logging, as made by the innermost rule running where no code
-    /// runs (the course of the match, a driver).
-    pub fn emit_event(&mut self, kind: EventKind) {
-        self.emit_event_at(NO_CODE, kind);
-    }
-
-    /// Records an event when logging, as made by the innermost rule running at
-    /// instruction `at` (an inlined procedure's, by its rule mark).
-    pub(crate) fn emit_event_at(&mut self, at: u32, kind: EventKind) {
-        if !self.logging() {
-            return;
-        }
-        let rule = self.rule_chain(at).next_back();
-        self.record(rule, kind);
-    }
-
-    /// Records an event when logging, as made by the given rule (bounded: `logbook.rs`).
-    pub(crate) fn emit_event_by(&mut self, rule: Option<u32>, kind: EventKind) {
-        if !self.logging() {
-            return;
-        }
-        self.record(rule, kind);
-    }
-
-    // ------------------------------------------------------------------ frames
-
-    /// Grows the operand stack to `len` with empty slots (a frame's locals), in line: a
-    /// call of `Vec::resize_with` cost about 115 host instructions a frame.
-    #[inline]
-    fn open_slots(&mut self, len: usize) {
-        let extra = len.saturating_sub(self.stack.len());
-        self.stack.extend((0..extra).map(|_| Value::None));
-    }
-
-    /// Enters code unit `u` whose arguments are on the stack; `ret` is where to go after.
-    /// A pure procedure whose value is remembered is not entered: its value is pushed.
-    pub(crate) fn enter(&mut self, u: u32, ret: u32, at: u32) -> Result<(), Halt> {
-        let prog = self.prog;
-        let unit = &prog.units[u as usize];
-        let base = self.stack.len() - unit.params as usize;
-        let mut memo = 0;
-        match unit.kind {
-            UnitKind::Proc(p) => {
-                if unit.pure && self.memo.wants(p) {
-                    if let Some((v, calls)) = self.memo.lookup(self.version, p, &self.stack[base..])
-                    {
-                        if self.counting {
-                            for &c in calls {
-                                self.counters.procs[c as usize] += 1;
-                            }
-                        }
-                        self.stack.truncate(base);
-                        self.stack.push(v);
-                        self.pc = ret;
-                        return Ok(());
-                    }
-                    let pend = self.memo.begin(p, &self.stack[base..]);
-                    self.pending.push(pend);
-                    memo = self.pending.len() as u32;
-                } else if unit.pure {
-                    self.memo.note_call(p);
-                }
-                if self.counting {
-                    self.counters.procs[p as usize] += 1;
-                }
-            }
-            UnitKind::Rule => {}
-            UnitKind::Hook => {
-                self.open_slots(base + unit.slots as usize);
-                self.frames.push(Frame {
-                    ret,
-                    base: base as u32,
-                    unit: u,
-                    memo: 0,
-                    score: false,
-                    nested: false,
-                    mark: self.mark_at(at),
-                });
-                self.pc = unit.entry;
-                return Ok(());
-            }
-        }
-        if self.depth >= self.limits.max_call_depth {
-            return Err(self.too_deep(at));
-        }
-        self.open_slots(base + unit.slots as usize);
-        self.depth += 1;
-        self.frames.push(Frame {
-            ret,
-            base: base as u32,
-            unit: u,
-            memo,
-            score: false,
-            nested: true,
-            mark: self.mark_at(at),
-        });
-        self.pc = unit.entry;
-        Ok(())
-    }
-
-    /// The rule mark of instruction `at` (0 past the code).
-    #[inline]
-    pub(super) fn mark_at(&self, at: u32) -> u32 {
-        self.prog.marks.get(at as usize).copied().unwrap_or(0)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn too_deep(&self, at: u32) -> Halt {
-        let chain: Vec<&str> = self
-            .rule_chain(at)
-            .filter_map(|u| self.rs.units.get(u as usize))
-            .map(|u| u.rule.as_str())
-            .collect();
-        self.error(
-            at,
-            format!(
-                "calls nested deeper than {}: {}",
-                self.limits.max_call_depth,
-                chain.join(" -> ")
-            ),
-        )
-        .of_kind(ErrorKind::Limit)
-    }
-
-    /// Leaves the innermost frame with its value; returns whether it was entered from the
-    /// host (its value is then the result of the run).
-    #[inline]
-    pub(crate) fn leave(&mut self, v: Value) -> Option<Value> {
-        let Some(f) = self.frames.pop() else {
-            return Some(v);
-        };
-        if f.score {
-            return Some(v);
-        }
-        self.stack.truncate(f.base as usize);
-        if f.nested {
-            self.depth -= 1;
-        }
-        if f.memo != 0 {
-            if let Some(p) = self.pending.pop() {
-                self.memo.store(p, self.version, &v);
-            }
-        }
-        if f.ret == u32::MAX {
-            return Some(v);
-        }
-        self.pc = f.ret;
-        self.stack.push(v);
-        None
-    }
-
-    /// Drops every frame (the turn or half ended, or the run failed).
-    pub(crate) fn unwind(&mut self) {
-        for p in self.pending.drain(..) {
-            self.memo.abandon(p);
-        }
-        self.frames.clear();
-        self.stack.clear();
-        self.mod_rows.clear();
-        self.depth = 0;
-        self.wait = Wait::Run;
-    }
-
-    /// Starts running procedure `idx` from the host, with arguments.
-    pub(crate) fn start_proc(&mut self, idx: u16, args: Vec<Value>) -> Result<(), Halt> {
-        self.touch();
-        self.stack.extend(args);
-        let u = self.prog.procs[idx as usize];
-        self.enter(u, u32::MAX, self.prog.units[u as usize].entry)
-    }
-
-    /// The team's role value.
-    #[inline]
-    pub(crate) fn role(&self, r: crate::ir::Role) -> Team {
-        use crate::ir::Role;
-        match r {
-            Role::Controlling => self.st.ball_owner,
-            Role::Passive => 1 - self.st.ball_owner,
-            Role::Phasing => self.st.phasing,
-            Role::NonPhasing => 1 - self.st.phasing,
-        }
     }
 }

@@ -14,91 +14,10 @@
 
 use std::sync::Arc;
 
-use super::direct::{Ar, Src, Step, Tm};
-use super::machine::Match;
+use super::found::{Found, add_moves_of, push_found};
+use super::machine::{Match, MovesLoop, Part};
 use crate::board::{AreaId, AreaSet};
-use crate::state::Pieces;
-use crate::value::{MoveSet, Team, Value};
-
-/// The most moves a loop keeps aside before adding them: every area of a board times two
-/// gathering sets is far below it; a loop that finds more gives up to its stack code.
-pub(crate) const MAX_FOUND: usize = 128;
-
-/// A statement of a loop's body.
-#[derive(Clone)]
-pub(crate) enum Part {
-    /// A `let`: its value into its local.
-    Let(Step),
-    /// `set ms = ms | moves(team, from, dests)`, `ms` the gathering set of index `acc`.
-    Add {
-        acc: u8,
-        team: Src<Tm>,
-        from: Src<Ar>,
-        dests: Src<AreaSet>,
-    },
-    /// `if c { parts }` (no `else`).
-    If(Src<bool>, Arc<[Part]>),
-}
-
-/// A loop gathering moves, as built by the lowering (`lower/moves_loop.rs`).
-#[derive(Clone)]
-pub(crate) struct MovesLoop {
-    /// The frame slot of the loop's variable.
-    pub(crate) var: u16,
-    /// The frame slots of the move sets it adds to.
-    pub(crate) accs: Box<[u16]>,
-    /// The frame slots of the area sets it takes areas out of (`true`) or adds areas to,
-    /// numbered after the move sets (machine code only: a loop with one has no closures).
-    pub(crate) sets: Box<[(u16, bool)]>,
-    /// The areas iterated (in the stack code's order, lowest first) and the body, as
-    /// closures; `None` when one of their expressions is not a direct one: the loop then
-    /// runs only as machine code, and its stack code runs where there is none.
-    pub(crate) closures: Option<(Src<AreaSet>, Arc<[Part]>)>,
-    /// The whole loop as word code, as lowered: taken when the rules are compiled to
-    /// become [`MovesLoop::native`].
-    pub(crate) word: Option<super::word::WordProg>,
-    /// The whole loop as machine code, run instead of the closures when there is some.
-    pub(crate) native: Option<super::native::NativeFn>,
-    /// Whether its machine code sums a modifier list ([`super::word::WordProg::lists`]):
-    /// while the match logs, the stack code runs.
-    pub(crate) lists: bool,
-}
-
-impl std::fmt::Debug for MovesLoop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MovesLoop(var {}, into {:?})", self.var, self.accs)
-    }
-}
-
-/// Moves found: which set, the team, the start area and the destinations.
-pub(crate) type Found = (u8, Team, AreaId, AreaSet);
-
-/// Keeps a move found aside; `None` (the loop gives up) past [`MAX_FOUND`].
-pub(crate) fn push_found(found: &mut Vec<Found>, f: Found) -> Option<()> {
-    if found.len() >= MAX_FOUND {
-        return None;
-    }
-    found.push(f);
-    Some(())
-}
-
-/// Adds the moves of the field piece in `from` to `ms`, as `moves(t, from, to)` gives
-/// them: an unmoved field piece of the team must stand there, and it may not stay where
-/// it is.
-pub(crate) fn add_moves(pieces: &Pieces, ms: &mut MoveSet, from: AreaId, to: AreaSet) {
-    add_moves_of(pieces.field_areas(true), ms, from, to);
-}
-
-/// [`add_moves`] given the areas of the team's unmoved field pieces
-/// ([`Pieces::field_areas`]`(true)`), worked out once for all the moves a loop found
-/// (a search of the pieces for each move found cost about 2% of an original match's
-/// time, most of it in its unpredictable exit).
-fn add_moves_of(unmoved: AreaSet, ms: &mut MoveSet, from: AreaId, to: AreaSet) {
-    if usize::from(from) < ms.field.len() && unmoved.has(from) {
-        let f = &mut ms.field[from as usize];
-        *f = f.union(to.minus(AreaSet::one(from)));
-    }
-}
+use crate::value::Value;
 
 impl MovesLoop {
     /// Runs the loop; `None` when a closure gave up (nothing but the loop's own locals
@@ -221,38 +140,4 @@ fn run_parts(parts: &[Part], m: &mut Match<'_>, base: usize, found: &mut Vec<Fou
         }
     }
     Some(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::state::{GONE, OFF};
-
-    /// A field piece not yet moved gives its moves (not staying where it is); a moved
-    /// piece, the goalkeeper, a piece off the board or an empty area give none.
-    #[test]
-    fn moves_are_added_for_unmoved_field_pieces_only() {
-        let pieces = Pieces {
-            at: vec![3, 5, 7, OFF, GONE, 7],
-            moved: 1 << 1 | 1 << 5,
-            count: [0; crate::board::MAX_AREAS],
-        };
-        let to = AreaSet(1 << 7 | 1 << 8 | 1 << 3);
-        for from in 0..32 {
-            let mut ms = MoveSet::default();
-            add_moves(&pieces, &mut ms, from, to);
-            // Brute force: some field piece stands there and has not moved.
-            let live =
-                (1..pieces.at.len()).any(|i| pieces.at[i] == from && pieces.moved & (1 << i) == 0);
-            let want = if live {
-                to.minus(AreaSet::one(from))
-            } else {
-                AreaSet::EMPTY
-            };
-            assert_eq!(ms.field[from as usize], want, "from {from}");
-        }
-        let mut ms = MoveSet::default();
-        add_moves(&pieces, &mut ms, 7, to);
-        assert_eq!(ms.field[7], AreaSet(1 << 8 | 1 << 3));
-    }
 }

@@ -11,79 +11,23 @@
 //! `FUBA_NO_NATIVE=1` (read when the rules are compiled) leaves every program to the
 //! word code, to compare the two.
 
-use fuba_native::{BinOp, Code, Compiler, Grid, Host, Op};
+use fuba_native::{BinOp, Compiler, Grid, Host, Op};
 
-mod score;
+pub(super) mod score;
 
-pub(crate) use score::{ScoreBuf, ScoreCall, ScoreCode};
-
-use super::code::Program;
-use super::machine::Match;
-use super::moves_loop::{Found, push_found};
-use super::word::{K, W, WOp, WordProg, prim, value, value_word, word_signature};
+use super::found::{Found, push_found};
+use super::machine::{Match, Program};
+use super::native_code::{Input, Leaf, MAX_INPUTS, Native, NativeFn};
+use super::word::{K, W, WOp, WordProg, value, value_word, word_signature};
 use crate::board::{AreaId, AreaSet, Board, Direction, MAX_AREAS, Side};
-use crate::ir::{Role, Scope};
 use crate::prims::Prim;
 use crate::ruleset::Ruleset;
-
-/// Most inputs a program may read; a program reading more stays word code.
-const MAX_INPUTS: usize = 32;
-
-/// A leaf a program calls back for.
-#[derive(Clone, Copy, Debug)]
-enum Leaf {
-    /// A primitive worked out on words ([`super::word::word_signature`]).
-    Prim(Prim),
-    /// Any other primitive without an effect, worked out on its values: the operands'
-    /// kinds and the value's.
-    Values(Prim, [K; 5], K),
-    /// A state variable read as a word of the kind.
-    Var(Scope, u16, K),
-    /// A pure procedure run by the match ([`Match::call_pure`]), by its index.
-    Call(u16),
-}
-
-/// What a program reads before it runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Input {
-    /// A frame local, as a word of the kind.
-    Local(u16, K),
-    /// A role's team.
-    Role(Role),
-    /// A primitive of no operands (as [`word_signature`] gives it), in a score's code
-    /// ([`Once::Inputs`]). It and a state variable are read once before the program
-    /// runs, not called back for each time the code reads them: nothing changes the match
-    /// while a program runs.
-    Prim(Prim),
-    /// A state variable of a single-valued scope, as a word of the kind.
-    Var(Scope, u16, K),
-}
-
-/// A word program's machine code: its number in [`Native`], its inputs, and whether it
-/// reads the pieces' counts per area in place ([`Op::CountIn`]).
-#[derive(Clone, Debug)]
-pub(crate) struct NativeFn {
-    id: usize,
-    inputs: Box<[Input]>,
-    counts: bool,
-}
-
-/// The machine code of a program's word programs, and the leaves they call back for.
-pub(crate) struct Native {
-    code: Code,
-    leaves: Vec<Leaf>,
-}
-
-impl std::fmt::Debug for Native {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Native({} functions)", self.code.len())
-    }
-}
+use crate::state::{GONE, MatchState};
 
 /// Compiles the loops' word programs in `p` to machine code (unless `FUBA_NO_NATIVE` is
 /// set or the machine has no code generator: then the loops run as closures). Each word
 /// program is taken: it is only the lowering's step toward machine code. The scores' are
-/// kept for [`ScoreCode`], compiled when a match first asks for scores.
+/// kept for [`ScoreCode`](super::native_code::ScoreCode), compiled when a match first asks for scores.
 pub(crate) fn attach(p: &mut Program, rs: &Ruleset) {
     let loops: Vec<Option<WordProg>> = p.moves_loops.iter_mut().map(|l| l.word.take()).collect();
     let words: Vec<Option<&WordProg>> = loops.iter().map(Option::as_ref).collect();
@@ -251,7 +195,7 @@ fn grid(n: u8, f: &dyn Fn(AreaId, AreaId) -> u32) -> Box<Grid> {
 #[derive(Clone, Copy, PartialEq)]
 enum Once {
     /// As inputs, read before it runs: for a score, run once per option of an offer and
-    /// prepared once for them all ([`ScoreCode::prepare`]).
+    /// prepared once for them all ([`ScoreCode::prepare`](super::native_code::ScoreCode::prepare)).
     Inputs,
     /// By calling the match back where the code reads them: for a loop, run once, which
     /// may not read them all.
@@ -359,7 +303,7 @@ fn bin(o: WOp) -> BinOp {
 struct MatchHost<'a, 'm> {
     m: &'a mut Match<'m>,
     leaves: &'a [Leaf],
-    /// The moves found so far, at most [`super::moves_loop::MAX_FOUND`]; `None` for a
+    /// The moves found so far, at most [`super::found::MAX_FOUND`]; `None` for a
     /// score, which finds none.
     found: Option<&'a mut Vec<Found>>,
     /// What to take back if the code gives up after calling a procedure.
@@ -503,4 +447,47 @@ fn read_counts(m: &Match<'_>, counts: &mut [u8; 2 * MAX_AREAS]) -> Option<()> {
     counts[..MAX_AREAS].copy_from_slice(&home.count);
     counts[MAX_AREAS..].copy_from_slice(&away.count);
     Some(())
+}
+
+/// A primitive of words (kinds as [`word_signature`] gives them).
+pub(crate) fn prim(m: &Match<'_>, p: Prim, x: u64, y: u64, z: u64) -> Option<u64> {
+    use crate::board::Direction;
+    let side = |t: u64| MatchState::side(t as u8);
+    let set = |w: u64| AreaSet(w as u32);
+    let b = &m.rs.board;
+    Some(match p {
+        Prim::BallArea => u64::from(m.st.ball_area),
+        Prim::BallValue => m.st.ball_value as u64,
+        Prim::Other => 1 - x,
+        Prim::Adjacent => u64::from(b.adjacent_set(set(x)).0),
+        Prim::SameLevel => u64::from(b.same_level(x as u8).0),
+        Prim::FieldAreas | Prim::Unmoved => u64::from(
+            m.st.pieces[x as usize % 2]
+                .field_areas(p == Prim::Unmoved)
+                .0,
+        ),
+        Prim::KeeperArea => match m.st.pieces[x as usize % 2].at[0] {
+            a if a < GONE => u64::from(a),
+            _ => return None,
+        },
+        Prim::Count | Prim::CountField => m.count_in(x as u8, set(y), p == Prim::CountField) as u64,
+        Prim::Forward => u64::from(b.step(set(x), Direction::Forward, side(y)).0),
+        Prim::Backward => u64::from(b.step(set(x), Direction::Backward, side(y)).0),
+        Prim::Behind => u64::from(b.behind(set(x), side(y)).0),
+        Prim::Closer => u64::from(b.closer(x as u8, side(y)).0),
+        Prim::Distance => u64::from(b.distance(x as u8, y as u8)),
+        Prim::EntirelyInHalf => u64::from(b.entirely_in_half(x as u8, side(y))),
+        Prim::PartlyInHalf => u64::from(b.partly_in_half(x as u8, side(y))),
+        Prim::Size => u64::from(set(x).len()),
+        Prim::Between => b.between(x as u8, y as u8) as u64,
+        Prim::Clamp => (x as i64).max(y as i64).min(z as i64) as u64,
+        Prim::Abs => (x as i64).saturating_abs() as u64,
+        Prim::GoalLineAreas => u64::from(b.goal_line_areas(None).0),
+        Prim::OwnGoalLine => u64::from(b.goal_line_areas(Some(side(x))).0),
+        Prim::HalfAreas => u64::from(b.half_areas(side(x)).0),
+        Prim::Occupied => u64::from(m.st.pieces.get(x as usize)?.occupied().0),
+        Prim::KeeperMoved => u64::from(m.st.pieces.get(x as usize)?.moved & 1 != 0),
+        Prim::IsHome => u64::from(x == 0),
+        _ => return None,
+    })
 }

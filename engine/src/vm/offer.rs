@@ -1,9 +1,10 @@
 //! Offering a decision: the legal options of a `choose`, taken at once when there is one,
 //! waited for when there are more; and the answer, counted, logged and pushed.
 
+use super::checked::as_bool;
 use super::code::NO_OPD;
 use super::machine::{Match, Wait};
-use super::{Halt, as_bool};
+use super::run_error::Halt;
 use crate::agent::Opt;
 use crate::board::{AreaId, AreaSet, MAX_AREAS};
 use crate::log::{EventKind, team_name};

@@ -2,8 +2,8 @@
 //! area, a set of areas or dice (an area reads as the set of it, `none` as the empty set,
 //! an integer as one die), or a run-time error at the instruction for anything else.
 
-use super::Halt;
 use super::machine::Match;
+use super::run_error::Halt;
 use crate::board::{AreaId, AreaSet};
 use crate::value::{Dice, Team, Value};
 

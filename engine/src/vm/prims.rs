@@ -2,8 +2,9 @@
 //! dice, the clock and the score (see [`crate::prims`] for their names and types). Each
 //! takes its arguments from the operand stack and leaves its value there.
 
+use super::checked::as_bool;
 use super::machine::Match;
-use super::{Halt, as_bool};
+use super::run_error::Halt;
 use crate::board::{AreaSet, Direction};
 use crate::log::{EventKind, team_name};
 use crate::prims::Prim;

@@ -3,9 +3,10 @@
 //! (`slide`, over the areas a team is `outnumbered` in). See [`crate::prims`] for their
 //! names and types; [`Match::prim`] hands them here.
 
+use super::checked::as_bool;
+use super::found::add_moves;
 use super::machine::Match;
-use super::moves_loop::add_moves;
-use super::{Halt, as_bool};
+use super::run_error::Halt;
 use crate::board::{AreaSet, Direction};
 use crate::prims::Prim;
 use crate::state::{GONE, MatchState};

@@ -2,8 +2,8 @@
 //! piece or of the goalkeeper, and its event (for the primitives `apply_move`, `move_one`
 //! and the like in [`super::prims`]).
 
-use super::Halt;
 use super::machine::Match;
+use super::run_error::Halt;
 use crate::board::AreaId;
 use crate::log::{EventKind, team_name};
 use crate::state::GONE;

@@ -6,9 +6,9 @@
 //! exactly as if they had not been asked: its state, log, counters and operation budget are
 //! put back.
 
-use super::Match;
 use super::code::PromptCode;
 use super::exec::Exit;
+use super::machine::Match;
 use super::machine::Wait;
 use super::notes::value_text;
 use crate::agent::Opt;
@@ -102,7 +102,7 @@ impl Match<'_> {
                 Ok(Exit::Suspended) => {
                     return Err("a prompt's value asked for a choice or dice".to_string());
                 }
-                Err(super::Halt::Error(e)) => return Err(e.message.clone()),
+                Err(super::run_error::Halt::Error(e)) => return Err(e.message.clone()),
                 Err(_) => return Err("a prompt's value ended the turn".to_string()),
             }
         }

@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use super::binop::moves_union;
+use super::checked::{as_bool, as_int};
 use super::code::Ins;
+use super::found::add_moves;
 use super::machine::{Match, Wait};
-use super::moves_loop::add_moves;
-use super::{ErrorKind, Halt, as_bool, as_int};
+use super::run_error::{ErrorKind, Halt};
 use crate::board::{AreaId, AreaSet};
 use crate::log::{EventKind, ModRowLog, value_json};
 use crate::ruleset::{Domain, FigureTest};

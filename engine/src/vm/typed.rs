@@ -3,11 +3,11 @@
 //! the full operation, so a value of another kind than the checker found gives the same
 //! result (or error) as the untyped code.
 
-use super::Halt;
-use super::as_bool;
 use super::binop::fast_bin;
+use super::checked::as_bool;
 use super::code::{NO_OPD, opd_role};
 use super::machine::Match;
+use super::run_error::Halt;
 use crate::ir::Op;
 use crate::prims::Prim;
 use crate::value::Value;

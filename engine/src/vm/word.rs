@@ -9,14 +9,12 @@
 //! checker found, an overflow, a division by zero, a goalkeeper off the board, no arm of
 //! a `match` fitting — the program gives up (`None`) and the stack code runs. It reads
 //! the frame's locals and the match, and changes nothing but the calls it notes
-//! ([`Match::direct_calls`], counted as the closures' are), the moves it finds, and what
+//! (`Match::direct_calls`, counted as the closures' are), the moves it finds, and what
 //! the pure procedures it calls count and remember (taken back when it gives up).
 
-use super::machine::Match;
 use crate::board::AreaSet;
 use crate::ir::{Role, Scope};
 use crate::prims::Prim;
-use crate::state::{GONE, MatchState};
 use crate::value::{Move, Sym, Ty, Value};
 
 /// Registers of one program (a register is a `u8`; the machine code has 256 variables):
@@ -214,49 +212,6 @@ pub(crate) fn word_signature(p: Prim) -> Option<(&'static [K], K)> {
         Prim::Abs => (&[Int], Int),
         Prim::GoalLineAreas => (&[], Areas),
         Prim::KeeperMoved | Prim::IsHome => (&[Team], Bool),
-        _ => return None,
-    })
-}
-
-/// A primitive of words (kinds as [`word_signature`] gives them).
-pub(crate) fn prim(m: &Match<'_>, p: Prim, x: u64, y: u64, z: u64) -> Option<u64> {
-    use crate::board::Direction;
-    let side = |t: u64| MatchState::side(t as u8);
-    let set = |w: u64| AreaSet(w as u32);
-    let b = &m.rs.board;
-    Some(match p {
-        Prim::BallArea => u64::from(m.st.ball_area),
-        Prim::BallValue => m.st.ball_value as u64,
-        Prim::Other => 1 - x,
-        Prim::Adjacent => u64::from(b.adjacent_set(set(x)).0),
-        Prim::SameLevel => u64::from(b.same_level(x as u8).0),
-        Prim::FieldAreas | Prim::Unmoved => u64::from(
-            m.st.pieces[x as usize % 2]
-                .field_areas(p == Prim::Unmoved)
-                .0,
-        ),
-        Prim::KeeperArea => match m.st.pieces[x as usize % 2].at[0] {
-            a if a < GONE => u64::from(a),
-            _ => return None,
-        },
-        Prim::Count | Prim::CountField => m.count_in(x as u8, set(y), p == Prim::CountField) as u64,
-        Prim::Forward => u64::from(b.step(set(x), Direction::Forward, side(y)).0),
-        Prim::Backward => u64::from(b.step(set(x), Direction::Backward, side(y)).0),
-        Prim::Behind => u64::from(b.behind(set(x), side(y)).0),
-        Prim::Closer => u64::from(b.closer(x as u8, side(y)).0),
-        Prim::Distance => u64::from(b.distance(x as u8, y as u8)),
-        Prim::EntirelyInHalf => u64::from(b.entirely_in_half(x as u8, side(y))),
-        Prim::PartlyInHalf => u64::from(b.partly_in_half(x as u8, side(y))),
-        Prim::Size => u64::from(set(x).len()),
-        Prim::Between => b.between(x as u8, y as u8) as u64,
-        Prim::Clamp => (x as i64).max(y as i64).min(z as i64) as u64,
-        Prim::Abs => (x as i64).saturating_abs() as u64,
-        Prim::GoalLineAreas => u64::from(b.goal_line_areas(None).0),
-        Prim::OwnGoalLine => u64::from(b.goal_line_areas(Some(side(x))).0),
-        Prim::HalfAreas => u64::from(b.half_areas(side(x)).0),
-        Prim::Occupied => u64::from(m.st.pieces.get(x as usize)?.occupied().0),
-        Prim::KeeperMoved => u64::from(m.st.pieces.get(x as usize)?.moved & 1 != 0),
-        Prim::IsHome => u64::from(x == 0),
         _ => return None,
     })
 }

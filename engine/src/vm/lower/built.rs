@@ -2,7 +2,7 @@
 //! whether the value is exact. Shared by the closures' builders (`direct.rs`, `fused.rs`,
 //! `hoist.rs`, `direct_hook.rs`, `direct_match.rs`), below all of them.
 
-use super::super::direct::Direct;
+use super::super::machine::Direct;
 
 /// A direct expression as built: its closures, its size in nodes, and whether its value
 /// is exactly the one the stack code leaves (an area-set local may hold an area or none,

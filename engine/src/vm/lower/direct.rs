@@ -7,7 +7,8 @@
 
 use std::sync::Arc;
 
-use super::super::direct::{Ar, Direct, F, Kind, Src, Step, Tm};
+use super::super::kinds::{Ar, Kind, Tm};
+use super::super::machine::{Direct, F, Src, Step};
 use super::Lower;
 use super::built::{Built, built};
 use super::direct_ops::{binary, flag, int, konst, prim, read, team, typed_var, un};

@@ -18,13 +18,13 @@
 
 use std::sync::Arc;
 
-use super::super::as_bool;
-use super::super::direct::{Direct, F, Src};
+use super::super::checked::as_bool;
+use super::super::machine::{Direct, F, Src};
 use super::Lower;
 use super::built::{Built, built};
 use super::hook_when::conjuncts;
 use crate::ir::*;
-use crate::vm::direct::Step;
+use crate::vm::machine::Step;
 
 /// Most conditions of a hook that are not plain as a whole and are tested by their first
 /// operands ([`Lower::plain_prefix`]): with more, the closures of their tests cost more

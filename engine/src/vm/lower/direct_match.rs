@@ -11,7 +11,8 @@ use super::built::{Built, built};
 use super::direct_ops::name;
 use crate::ir::{Node, Pat};
 use crate::value::{Sym, Value};
-use crate::vm::direct::{Direct, Kind, Name, Src};
+use crate::vm::kinds::{Kind, Name};
+use crate::vm::machine::{Direct, Src};
 
 /// An arm: the names it holds (`None`: it matches anything) and its value.
 type Arm<T> = (Option<Box<[Sym]>>, Src<T>);

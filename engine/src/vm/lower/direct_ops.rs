@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use super::super::direct::{Ar, Direct, F, Kind, Name, Src, Tm};
+use super::super::kinds::{Ar, Kind, Name, Tm};
+use super::super::machine::{Direct, F, Src};
 use crate::board::{AreaSet, Direction};
 use crate::ir::*;
 use crate::prims::Prim;

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::super::code::*;
-use super::super::direct::{Direct, F, Src};
+use super::super::machine::{Direct, F, Src};
 use super::Lower;
 use super::direct::MIN_NODES;
 use crate::ir::*;

@@ -1,7 +1,7 @@
 //! Lowering of control: conditions into jumps, values nobody uses into nothing, and calls
 //! of small procedures into their callers.
 
-use super::super::as_bool;
+use super::super::checked::as_bool;
 use super::super::code::*;
 use super::Lower;
 use super::walk::{binds, plain};

@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use super::super::direct::{Ar, Direct, Src, Tm};
+use super::super::kinds::{Ar, Tm};
+use super::super::machine::{Direct, Src};
 use super::Lower;
 use super::built::{Built, built};
 use super::direct_ops::{area, team};

@@ -15,7 +15,7 @@
 //! never reads these locals) runs, as it would have.
 
 use super::super::code::{Ins, ScoreKey};
-use super::super::direct::{Direct, Src};
+use super::super::machine::{Direct, Src};
 use super::Lower;
 use super::built::Built;
 use crate::ir::{Node, NodeKind, Stmt, any_in, any_in_node};

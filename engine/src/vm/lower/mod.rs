@@ -7,11 +7,12 @@
 
 use fuba_grammar::ast::AssignOp;
 
-use super::as_bool;
+use super::checked::as_bool;
 use super::code::*;
 use super::inline::{
     INLINE_EFFECT_NODES, INLINE_NATIVE_NODES, INLINE_NODES, INLINE_SCORE_NODES, Scope, plan,
 };
+use super::machine::Program;
 use super::quiet::Quiet;
 use crate::ir::*;
 use crate::prims::Prim;
@@ -250,7 +251,7 @@ struct Lower<'r> {
     prompts: Vec<(&'r Node, usize, bool, usize, u16, Place)>,
     /// Sunk `let`s of the direct blocks being built (`sink.rs`): a frame slot and the
     /// closures standing for it.
-    sunk: Vec<(u16, super::direct::Direct, u32)>,
+    sunk: Vec<(u16, super::machine::Direct, u32)>,
     /// While a score whose option-independent parts are hoisted is lowered (`hoist.rs`).
     hoist: Option<hoist::Hoist>,
 }

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::super::direct::{Direct, F, Src};
+use super::super::machine::{Direct, F, Src};
 use super::Lower;
 use super::built::{Built, built};
 use super::direct_ops::{flag, int};

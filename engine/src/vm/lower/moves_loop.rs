@@ -12,7 +12,7 @@ use super::direct_ops::{area, areas, flag, team};
 use crate::ir::{Block, Node, NodeKind, Op, Stmt, any_in_node};
 use crate::prims::Prim;
 use crate::value::Ty;
-use crate::vm::moves_loop::{MovesLoop, Part};
+use crate::vm::machine::{MovesLoop, Part};
 
 impl Lower<'_> {
     /// The loop `for var in over { body }` as a [`MovesLoop`] of the program (its index),

@@ -10,7 +10,8 @@
 
 use std::sync::Arc;
 
-use super::super::direct::{Ar, Direct, Kind, Tm};
+use super::super::kinds::{Ar, Kind, Tm};
+use super::super::machine::Direct;
 use super::Lower;
 use crate::ir::*;
 use crate::prims::Prim;
@@ -38,7 +39,7 @@ fn holds(g: Guard, v: &Value) -> bool {
 
 /// The step standing for sunk `let`s: the locals they read are of their kinds (one or
 /// two locals, the common case, checked without a loop).
-pub(super) fn guard(gs: Vec<Guard>) -> crate::vm::direct::Step {
+pub(super) fn guard(gs: Vec<Guard>) -> crate::vm::machine::Step {
     let at = |m: &crate::vm::Match<'_>, base: usize, g: Guard| {
         m.stack
             .get(base + g.slot as usize)

@@ -5,13 +5,15 @@
 
 use fuba_native::Op;
 
-use super::{Input, MAX_INPUTS, MatchHost, Native, NativeFn, Once, Translated};
+use super::{MatchHost, Once, Translated};
 use super::{compile_with, read_counts, translate};
 use crate::agent::Opt;
 use crate::board::{AreaSet, MAX_AREAS};
 use crate::ruleset::Ruleset;
-use crate::vm::code::Program;
-use crate::vm::machine::Match;
+use crate::vm::machine::{Match, Program};
+use crate::vm::native_code::{
+    Input, MAX_INPUTS, MAX_VARY, Native, NativeFn, ROWS, ScoreBuf, ScoreCode,
+};
 use crate::vm::word::{K, WordProg};
 
 /// The shortest score (in word instructions) compiled to machine code: the options of an
@@ -48,19 +50,6 @@ fn rows_input(d: &crate::vm::code::DecisionSite, inputs: &[Input]) -> Option<u16
         (Some((n, _)), None) => u16::try_from(n).ok(),
         _ => None,
     }
-}
-
-/// The machine code of the decisions' `prefer` scores (by decision site), compiled the
-/// first time a match of the program asks for scores ([`Program::score_code`]): matches
-/// of agents that never do (random ones) pay nothing for it.
-#[derive(Debug)]
-pub(crate) struct ScoreCode {
-    native: Native,
-    fns: Vec<Option<NativeFn>>,
-    /// By decision site: its machine code reads none of the parts the closures hoist out
-    /// of its score (it works them out itself), so they are worked out only if the
-    /// closures are to score an option ([`crate::vm::Match::hoist_due`]).
-    own_parts: Vec<bool>,
 }
 
 impl ScoreCode {
@@ -158,41 +147,6 @@ impl ScoreCode {
             read_counts(m, &mut call.buf.counts)?;
         }
         Some(call)
-    }
-}
-
-/// Most inputs of a score that read the option: one per kind it is read as (an area as
-/// an area and as a set, a move as a move).
-const MAX_VARY: usize = 2;
-
-/// Options scored by one call of the machine code, at most (an offer has fewer, mostly).
-/// 32 since the code runs the rows in a loop of its own: 10 k fewer instructions a
-/// heuristic match of the original edition than 16.
-const ROWS: usize = 32;
-
-/// The words a score's machine code reads: its inputs and the pieces' counts, read once
-/// per offer. A match keeps one from offer to offer (`Match::score_buf`): made and moved
-/// with every offer, its 320 bytes cost a heuristic match of the original edition about
-/// 50 k instructions in `memset` and `memcpy`. Nothing in it outlives an offer.
-pub(crate) struct ScoreBuf {
-    words: [u64; MAX_INPUTS],
-    counts: [u8; 2 * MAX_AREAS],
-    /// The option words of the options scored in one call, and their scores: only the
-    /// first rows of a call are written and read, so they are not cleared between calls
-    /// (two arrays cleared for every call cost a heuristic original match about 20 k
-    /// instructions).
-    rows: [u64; ROWS * MAX_VARY],
-    out: [u64; ROWS],
-}
-
-impl Default for ScoreBuf {
-    fn default() -> Self {
-        ScoreBuf {
-            words: [0; MAX_INPUTS],
-            counts: [0; 2 * MAX_AREAS],
-            rows: [0; ROWS * MAX_VARY],
-            out: [0; ROWS],
-        }
     }
 }
 
