@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use fuba_engine::files::{FileKind, read_text};
-use fuba_engine::ruleset::diag::LoadErrors;
+use fuba_engine::ruleset::diag::{LoadErrors, Paint};
 use fuba_engine::ruleset::{Ruleset, load_file_with, load_str_options, load_str_with};
 
 use crate::error::CliError;
@@ -221,7 +221,7 @@ pub fn load_rules_with(arg: &str, option_args: &[String]) -> Result<Ruleset, Cli
         Ok(rs) => Ok(rs),
         Err(RulesError::Unknown(m)) => Err(CliError::Usage(m)),
         Err(RulesError::Load(e)) => {
-            eprintln!("{e}");
+            note!("{}", e.render(Paint::for_stderr()));
             Err(CliError::Failure(format!(
                 "the ruleset `{arg}` with the options given has {} error{}",
                 e.0.len(),
@@ -237,7 +237,7 @@ pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
         Ok(rs) => Ok(rs),
         Err(RulesError::Unknown(m)) => Err(CliError::Usage(m)),
         Err(RulesError::Load(e)) => {
-            note_raw!("{e}");
+            note_raw!("{}", e.render(Paint::for_stderr()));
             Err(CliError::Failure(format!(
                 "the ruleset `{arg}` has {} error{}",
                 e.0.len(),

@@ -180,7 +180,9 @@ impl<'a> Excerpt<'a> {
     }
 }
 
-/// `range` cut to `text` and moved back to character boundaries, start before end.
+/// `range` cut to `text` and moved back to character boundaries, start before end, and
+/// without the blanks and line ends it ends with (a value's span that takes in its line's
+/// end marks that line, not the next one too).
 fn within(text: &str, range: &Range<usize>) -> Range<usize> {
     let boundary = |mut i: usize| {
         i = i.min(text.len());
@@ -190,7 +192,10 @@ fn within(text: &str, range: &Range<usize>) -> Range<usize> {
         i
     };
     let start = boundary(range.start);
-    start..boundary(range.end).max(start)
+    let end = boundary(range.end).max(start);
+    let kept = text[start..end].trim_end().len();
+    let first = text[start..end].chars().next().map_or(0, char::len_utf8);
+    start..start + kept.max(first)
 }
 
 #[cfg(test)]
@@ -228,6 +233,14 @@ mod tests {
         );
         let styled = r.render(Paint::Styled);
         assert!(styled.contains('\u{1b}'), "{styled}");
+    }
+
+    #[test]
+    fn a_span_ending_with_its_line_end_marks_that_line_only() {
+        let r = at("a = 1\nteam\n'''\n", 6..11);
+        let shown = r.render(Paint::Plain);
+        assert!(shown.contains("2 | team\n  | ^^^^\n"), "{shown}");
+        assert!(!shown.contains("'''"), "{shown}");
     }
 
     #[test]
