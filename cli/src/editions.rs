@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use fuba_engine::files::{FileKind, read_text};
 use fuba_engine::load::{load_file_with, load_str_options, load_str_with};
 use fuba_engine::ruleset::Ruleset;
-use fuba_engine::ruleset::diag::LoadErrors;
+use fuba_engine::ruleset::diag::{LoadErrors, Paint};
 
 use crate::error::CliError;
 
@@ -222,7 +222,7 @@ pub fn load_rules_with(arg: &str, option_args: &[String]) -> Result<Ruleset, Cli
         Ok(rs) => Ok(rs),
         Err(RulesError::Unknown(m)) => Err(CliError::Usage(m)),
         Err(RulesError::Load(e)) => {
-            eprintln!("{e}");
+            note!("{}", e.render(Paint::for_stderr()));
             Err(CliError::Failure(format!(
                 "the ruleset `{arg}` with the options given has {} error{}",
                 e.0.len(),
@@ -238,7 +238,7 @@ pub fn load_rules(arg: &str) -> Result<Ruleset, CliError> {
         Ok(rs) => Ok(rs),
         Err(RulesError::Unknown(m)) => Err(CliError::Usage(m)),
         Err(RulesError::Load(e)) => {
-            note_raw!("{e}");
+            note_raw!("{}", e.render(Paint::for_stderr()));
             Err(CliError::Failure(format!(
                 "the ruleset `{arg}` has {} error{}",
                 e.0.len(),

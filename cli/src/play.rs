@@ -10,6 +10,8 @@ use fuba_engine::dice::SeededDice;
 use fuba_engine::game::{Ending, Game};
 use fuba_engine::log::{Event, EventKind, narrate};
 use fuba_engine::ruleset::Ruleset;
+use fuba_engine::ruleset::diag::Paint;
+use fuba_engine::run_report::render_run_error;
 
 use crate::args::{PlayersArgs, RulesetArgs};
 use crate::{AgentKind, CliError, CliResult, make_agent, seed_or_clock};
@@ -169,9 +171,13 @@ pub fn run(a: PlayArgs) -> CliResult {
         }
         Err(e) => {
             out.flush()?;
-            Err(CliError::Failure(format!(
-                "the match (seed {seed}) stopped: {e}"
-            )))
+            let title = format!("the match (seed {seed}) stopped: {}", e.message);
+            let file = Some(&rs.file);
+            note_raw!(
+                "{}",
+                render_run_error(&e, &title, file, Paint::for_stderr())
+            );
+            Err(CliError::Reported)
         }
     }
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clap::Subcommand;
 use fuba_engine::prims::Prim;
-use fuba_engine::ruleset::diag::LoadErrors;
+use fuba_engine::ruleset::diag::{LoadErrors, Paint};
 
 use crate::{CliError, CliResult, Format, editions};
 
@@ -244,8 +244,9 @@ fn check(paths: &[String], format: Format, deny_warnings: bool) -> CliResult {
                     Format::Table => {
                         if w > 0 {
                             out.flush()?;
+                            let paint = Paint::for_stderr();
                             for d in &rs.warnings {
-                                note!("{d}");
+                                note!("{}", d.render(paint));
                             }
                         }
                         if w > 0 && deny_warnings {
@@ -278,7 +279,7 @@ fn check(paths: &[String], format: Format, deny_warnings: bool) -> CliResult {
                 match format {
                     Format::Table => {
                         out.flush()?;
-                        note_raw!("{e}");
+                        note_raw!("{}", e.render(Paint::for_stderr()));
                         note!("failed: {p} ({} error{})\n", e.0.len(), plural(e.0.len()));
                     }
                     Format::Json => all.extend(e.0.iter().map(|d| json_diag(d, p))),

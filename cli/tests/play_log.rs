@@ -47,7 +47,7 @@ fn a_flood_of_events_stops_at_the_bound_naming_the_rule() {
         "{err}"
     );
     assert!(err.contains("flood.toml:"), "{err}");
-    assert!(err.contains("(in procedures.flood)"), "{err}");
+    assert!(err.contains("= in: procedures.flood"), "{err}");
     // What was recorded up to the bound is in the file, numbered without a gap.
     let text = std::fs::read_to_string(&log).expect("the log");
     let lines: Vec<&str> = text.lines().collect();

@@ -27,6 +27,7 @@ pub mod prims;
 pub mod purity;
 pub mod replay;
 pub mod ruleset;
+pub mod run_report;
 pub mod scenario;
 pub mod search;
 pub mod state;

@@ -20,6 +20,7 @@ pub mod error;
 pub mod limits;
 mod parser;
 pub mod print;
+pub mod report;
 
 pub use error::{Nesting, ParseError};
 pub use parser::{KEYWORDS, parse_body, parse_expression, parse_params};

@@ -1,30 +1,28 @@
 //! Parse errors: what they say and where they point, and the parser's limits.
 //!
 //! Every file in `fixtures/invalid/` is a broken piece of code; its error, rendered as a
-//! user sees it (message, `line:column`, the offending line with a caret), is a snapshot.
+//! user sees it (message, `line:column`, the offending line with carets), is a snapshot.
 
 use fuba_grammar::limits::{MAX_CODE_BYTES, MAX_NESTING};
+use fuba_grammar::report::{Excerpt, Paint, Place, Report};
 use fuba_grammar::{ParseError, parse_body, parse_expression};
 
-/// Renders an error the way a ruleset loader would show it: the message, then
-/// `line:column` (1-based, columns in characters) and the line with a caret under the
-/// error's span (at least one caret; a span running past the line is cut at its end).
-fn render(text: &str, err: &ParseError) -> String {
+/// Renders an error of the code in the file `path` the way a ruleset loader shows it
+/// ([`fuba_grammar::report`], plain): the message, then `path:line:column` (1-based,
+/// columns in characters) and the line with carets under the error's span.
+fn render(path: &str, text: &str, err: &ParseError) -> String {
+    let message = err.to_string();
     let span = err.span();
-    let start = span.start.min(text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    let line_no = text[..start].matches('\n').count() + 1;
-    let line = &text[line_start..line_end];
-    let col = text[line_start..start].chars().count() + 1;
-    let end = span.end.clamp(start, line_end);
-    let width = text[start..end].chars().count().max(1);
-    let gutter = " ".repeat(line_no.to_string().len());
-    format!(
-        "error: {err}\n{gutter}--> {line_no}:{col}\n{gutter} |\n{line_no} | {line}\n{gutter} | {}{}\n",
-        " ".repeat(col - 1),
-        "^".repeat(width),
-    )
+    Report {
+        place: Some(Place::Source(Excerpt {
+            path,
+            text,
+            span: span.start..span.end,
+            labels: Vec::new(),
+        })),
+        ..Report::error(&message)
+    }
+    .render(Paint::Plain)
 }
 
 #[test]
@@ -35,7 +33,10 @@ fn invalid_inputs() {
             Ok(b) => panic!("{} parsed, but it is meant to fail: {b:?}", path.display()),
             Err(e) => e,
         };
-        insta::assert_snapshot!(render(&text, &err));
+        let name = path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        insta::assert_snapshot!(render(&name, &text, &err));
     });
 }
 
@@ -43,8 +44,8 @@ fn invalid_inputs() {
 fn render_points_at_the_right_place() {
     let text = "let a = 1\nlet b 2\n";
     let err = parse_body(text).unwrap_err();
-    let shown = render(text, &err);
-    assert!(shown.contains("--> 2:7"), "{shown}");
+    let shown = render("code.fuba", text, &err);
+    assert!(shown.contains("--> code.fuba:2:7"), "{shown}");
     assert!(shown.contains("2 | let b 2\n  |       ^"), "{shown}");
 }
 

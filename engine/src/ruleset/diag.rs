@@ -1,9 +1,14 @@
 //! Errors in ruleset files, located by file, line and column, and rendered as source
-//! diagnostics: the line itself with a marker under the offending text, and a hint.
+//! diagnostics ([`fuba_grammar::report`]): the line itself with a marker under the
+//! offending text, and a hint.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Whether a rendered diagnostic carries colors, and which to use on stderr.
+pub use fuba_grammar::report::Paint;
+use fuba_grammar::report::{Excerpt, Level, Place, Report};
 
 /// The text of a ruleset, kept to point into it. A ruleset that `extends` others is made
 /// of layers: their texts are laid end to end (separated by a newline) and every offset
@@ -164,6 +169,9 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// For a warning, the lint that raised it (`unused-procedure`; see `crate::lint`).
     pub lint: Option<&'static str>,
+    /// Other places of the file that explain it (byte range, what is there), marked
+    /// under the source with their label.
+    pub labels: Vec<((usize, usize), String)>,
 }
 
 impl Diagnostic {
@@ -177,6 +185,7 @@ impl Diagnostic {
             rule: None,
             hint: None,
             lint: None,
+            labels: Vec::new(),
         }
     }
 
@@ -199,6 +208,14 @@ impl Diagnostic {
     /// Names the rule concerned.
     pub fn in_rule(mut self, rule: impl Into<String>) -> Self {
         self.rule = Some(rule.into());
+        self
+    }
+
+    /// Marks another place of its file, `span`, with what is there: the place where a
+    /// thing was declared or removed, say. Shown under the source when it is in the same
+    /// layer, as a `note:` with its `file:line:col` otherwise.
+    pub fn also_at(mut self, span: (usize, usize), label: impl Into<String>) -> Self {
+        self.labels.push((span, label.into()));
         self
     }
 
@@ -240,45 +257,61 @@ impl Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// The diagnostic laid out for a reader ([`fuba_grammar::report`]): the message, its
+    /// place `file:line:col` and source line with the span marked (other places of the same
+    /// file with their label), then `= in:` the rule, `= note:` the places of other files,
+    /// `= help:` the hint.
+    pub fn render(&self, paint: Paint) -> String {
+        let mut notes: Vec<(&str, &str)> = Vec::new();
+        if let Some(rule) = &self.rule {
+            notes.push(("in", rule));
+        }
+        let mut elsewhere = Vec::new();
+        let mut place = None;
+        let path: String;
+        if let (Some(file), Some((start, end))) = (&self.file, self.span) {
+            let (lo, hi) = file.layer_range(start);
+            path = file.shown_at(start);
+            let local = |(s, e): (usize, usize)| s.saturating_sub(lo)..e.saturating_sub(lo);
+            let mut labels = Vec::new();
+            for (span, label) in &self.labels {
+                if file.layer_range(span.0) == (lo, hi) {
+                    labels.push((local(*span), label.as_str()));
+                } else {
+                    let (line, col) = file.line_col(span.0);
+                    elsewhere.push(format!("{label}: {}:{line}:{col}", file.shown_at(span.0)));
+                }
+            }
+            place = Some(Place::Source(Excerpt {
+                path: &path,
+                text: &file.text[lo..hi],
+                span: local((start, end)),
+                labels,
+            }));
+        }
+        notes.extend(elsewhere.iter().map(|n| ("note", n.as_str())));
+        if let Some(h) = &self.hint {
+            notes.push(("help", h));
+        }
+        Report {
+            level: match self.severity {
+                Severity::Error => Level::Error,
+                Severity::Warning => Level::Warning,
+            },
+            code: self.lint,
+            message: &self.message,
+            place,
+            notes,
+        }
+        .render(paint)
+    }
+}
+
+/// Plain (no colors): logs, files, snapshots. [`Diagnostic::render`] chooses.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        match self.lint {
-            Some(l) => writeln!(f, "{sev}[{l}]: {}", self.message)?,
-            None => writeln!(f, "{sev}: {}", self.message)?,
-        }
-        if let (Some(file), Some((start, end))) = (&self.file, self.span) {
-            let (line, col) = file.line_col(start);
-            let (text, line_start) = file.line_at(start);
-            let gutter = line.to_string().len();
-            writeln!(f, "{:gutter$}--> {}:{line}:{col}", "", file.shown_at(start))?;
-            writeln!(f, "{:gutter$} |", "")?;
-            writeln!(f, "{line} | {text}")?;
-            let pad: String = text[..start - line_start]
-                .chars()
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            let line_end = line_start + text.len();
-            let width = text[start - line_start..end.clamp(start, line_end) - line_start]
-                .chars()
-                .count()
-                .max(1);
-            writeln!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))?;
-        }
-        let gutter = match (&self.file, self.span) {
-            (Some(file), Some((start, _))) => file.line_col(start).0.to_string().len(),
-            _ => 1,
-        };
-        if let Some(rule) = &self.rule {
-            writeln!(f, "{:gutter$} = in: {rule}", "")?;
-        }
-        if let Some(h) = &self.hint {
-            writeln!(f, "{:gutter$} = help: {h}", "")?;
-        }
-        Ok(())
+        f.write_str(&self.render(Paint::Plain))
     }
 }
 
@@ -286,15 +319,18 @@ impl fmt::Display for Diagnostic {
 #[derive(Debug, Clone)]
 pub struct LoadErrors(pub Vec<Diagnostic>);
 
+impl LoadErrors {
+    /// Every diagnostic rendered ([`Diagnostic::render`]), a blank line between two.
+    pub fn render(&self, paint: Paint) -> String {
+        let shown: Vec<String> = self.0.iter().map(|d| d.render(paint)).collect();
+        shown.join("\n")
+    }
+}
+
+/// Plain (no colors): logs, files, snapshots. [`LoadErrors::render`] chooses.
 impl fmt::Display for LoadErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{d}")?;
-        }
-        Ok(())
+        f.write_str(&self.render(Paint::Plain))
     }
 }
 
@@ -317,6 +353,49 @@ mod tests {
                 (PathBuf::from("top.toml"), bottom.len() + 1),
             ],
         }
+    }
+
+    /// A rule using a procedure, and the procedure's removal, in one file (`rules.toml`)
+    /// laid over another (`base.toml`, declaring it).
+    fn removal() -> (SourceFile, [(usize, usize); 3]) {
+        let bottom = "[procedures]\ntwice = 'a * 2'\n";
+        let top = "remove = [\"procedures.twice\"]\n[procedures]\nkick = '''\nlet n = twice(\n  3)\n'''\n";
+        let text = format!("{bottom}\n{top}");
+        let base = bottom.len() + 1;
+        let at = |layer: usize, needle: &str| {
+            let i = layer + text[layer..].find(needle).expect("written");
+            (i, i + needle.len())
+        };
+        let (used, removed, declared) = (
+            at(base, "twice(\n  3)"),
+            at(base, "\"procedures.twice\""),
+            at(0, "twice"),
+        );
+        let file = SourceFile {
+            path: PathBuf::from("rules.toml"),
+            text: Arc::from(text.as_str()),
+            layers: vec![
+                (PathBuf::from("base.toml"), 0),
+                (PathBuf::from("rules.toml"), base),
+            ],
+        };
+        (file, [used, removed, declared])
+    }
+
+    #[test]
+    fn a_diagnostic_marks_its_span_over_lines_and_labels_other_places() {
+        let (file, [used, removed, declared]) = removal();
+        let d =
+            Diagnostic::error("procedure `twice` was removed by a layer but is still used here")
+                .at(&file, used)
+                .also_at(removed, "removed here")
+                .also_at(declared, "declared here")
+                .in_rule("procedures.kick")
+                .hint("keep the procedure, or change the rule that uses it");
+        let shown = d.to_string();
+        assert!(!shown.contains('\u{1b}'), "{shown}");
+        assert!(d.render(Paint::Styled).contains('\u{1b}'));
+        insta::assert_snapshot!(shown);
     }
 
     #[test]
