@@ -24,6 +24,7 @@ mod expr;
 mod name;
 mod prompt;
 mod removed;
+mod result;
 mod stmt;
 mod suggest;
 mod trigger;
@@ -53,8 +54,9 @@ pub(crate) struct Compiler<'r> {
     /// Every use of an entry a layer removed, in the order met: compiling goes on after
     /// one, so that each use gets its own error (see [`Compiler::finish`]).
     removed_uses: Vec<Diagnostic>,
-    /// Each `return` with a value met: where, its type, and whether it is an integer or
-    /// nothing (what a trigger may return, see [`Compiler::trigger_body`]).
+    /// Each `return` met: where, the type of its value (none for a `return` alone), and
+    /// whether it is an integer or nothing (what a trigger may return, see
+    /// [`Compiler::trigger_body`]); a procedure's are checked by [`Compiler::valued_body`].
     returned: Vec<(ast::Span, Ty, bool)>,
     /// Whether a value of type `any` met here stands for an error already reported (a use
     /// of a removed entry, a call of a procedure or table that failed to compile): the
@@ -228,7 +230,7 @@ impl<'r> Compiler<'r> {
 }
 
 /// How a type error names the type of a value it found: `any` is told as what makes one.
-fn shown(t: Ty) -> String {
+pub(crate) fn shown(t: Ty) -> String {
     match t {
         Ty::Any => "a value of no single type (`none`, an `if` without `else`, or branches of different types)".to_string(),
         t => t.to_string(),

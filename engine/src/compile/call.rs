@@ -141,9 +141,7 @@ impl Compiler<'_> {
                 };
                 if let Some(r) = resolved {
                     let Resolved { idx: t, ty, failed } = r?;
-                    // A table whose rows differ in type is typed `any` too: still taken
-                    // as after an error (a hole `docs/effect-language.md` names).
-                    self.after_error |= failed || ty == Ty::Any;
+                    self.after_error |= failed;
                     let (k, kt) = self.expr(index)?;
                     let want = self.rs.tables[t as usize].domain.key_type();
                     self.expect(&kt, want, index.span, "the key of this table")?;

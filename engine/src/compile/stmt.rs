@@ -165,7 +165,10 @@ impl Compiler<'_> {
                         .push((e.span, t, super::trigger::int_or_nothing(&n)));
                     (Stmt::Return(Some(n)), Ty::None)
                 }
-                None => (Stmt::Return(None), Ty::None),
+                None => {
+                    self.returned.push((s.span, Ty::None, true));
+                    (Stmt::Return(None), Ty::None)
+                }
             },
             StmtKind::Emit { kind, fields } => {
                 let k = self.rs.intern(&kind.value);

@@ -208,6 +208,7 @@ impl Resolver {
         self.proc_state[idx] = State::Compiling;
         self.stack.push(rs.procs[idx].name.clone());
         let params = rs.procs[idx].params.clone();
+        let name = rs.procs[idx].name.clone();
         // A procedure compiles the procedures it calls first, so compiling nests as deep as
         // the longest chain of calls: grow the host stack on demand.
         let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
@@ -215,7 +216,7 @@ impl Resolver {
             for (n, t) in &params {
                 c.declare(n, *t);
             }
-            c.body(&p.body)
+            c.valued_body(&p.body, &format!("procedure `{name}`"))
         });
         self.stack.pop();
         match result {
@@ -236,21 +237,33 @@ impl Resolver {
         self.table_state[idx] = State::Compiling;
         self.stack.push(format!("tables.{}", rs.tables[idx].name));
         let rows = std::mem::take(&mut self.tables[idx]);
-        let mut ty: Option<Ty> = None;
+        // The type of the first row compiled, and its key.
+        let mut ty: Option<(Ty, String)> = None;
         let mut failed = false;
         for (ri, p) in rows.into_iter().enumerate() {
             let Some(p) = p else { continue };
+            let what = format!(
+                "row `{}` of table `{}`",
+                rs.tables[idx].rows[ri].key, rs.tables[idx].name
+            );
             let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
-                Compiler::new(rs, p.unit, p.offset, self).body(&p.body)
+                Compiler::new(rs, p.unit, p.offset, self).valued_body(&p.body, &what)
             });
             match result {
                 Ok((code, t)) => {
                     rs.tables[idx].rows[ri].code = code;
-                    ty = Some(match ty {
-                        None => t,
-                        Some(x) if x == t => x,
-                        Some(_) => Ty::Any,
-                    });
+                    // A row of no single type (an `if` whose branches differ) makes the
+                    // table's value one too; two rows of different types are an error.
+                    match &mut ty {
+                        None => ty = Some((t, rs.tables[idx].rows[ri].key.clone())),
+                        Some((x, _)) if *x == Ty::Any || t == Ty::Any => *x = Ty::Any,
+                        Some((x, first)) if *x != t && !failed => {
+                            let d = row_type_error(rs, idx, ri, &p, t, *x, first);
+                            self.errors.push(d);
+                            failed = true;
+                        }
+                        Some(_) => {}
+                    }
                 }
                 Err(d) => {
                     self.errors.push(d);
@@ -259,7 +272,9 @@ impl Resolver {
             }
         }
         self.stack.pop();
-        rs.tables[idx].ty = ty.unwrap_or(Ty::None);
+        // A table whose rows differ is typed as its first row: a use of it brings no
+        // second error.
+        rs.tables[idx].ty = ty.map_or(Ty::None, |(t, _)| t);
         self.table_state[idx] = if failed { State::Failed } else { State::Done };
     }
 
@@ -276,6 +291,31 @@ impl Resolver {
             }
         }
     }
+}
+
+/// The error for row `ri` of table `idx` (its code `p`), whose value is of type `t` where
+/// the rows before it, from row `first`, give values of type `want`: located at the row's
+/// last statement, where its value comes from.
+fn row_type_error(
+    rs: &Ruleset,
+    idx: usize,
+    ri: usize,
+    p: &Pending,
+    t: Ty,
+    want: Ty,
+    first: &str,
+) -> Diagnostic {
+    let table = &rs.tables[idx];
+    let span = p.body.stmts.last().map_or(p.body.span, |s| s.span);
+    Diagnostic::error(format!(
+        "type error: row `{}` of table `{}` gives {}, but the rows before it (from row `{first}`) give {want}",
+        table.rows[ri].key,
+        table.name,
+        crate::compile::shown(t)
+    ))
+    .at(&rs.file, (p.offset + span.start, p.offset + span.end))
+    .in_rule(rs.units[p.unit as usize].rule.clone())
+    .hint("every row of a table gives a value of one type")
 }
 
 /// A parameter list (`team: team, n: int`) of `rule`: names and types.
