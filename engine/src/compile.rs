@@ -22,6 +22,7 @@ mod binary;
 mod call;
 mod expr;
 mod name;
+mod products;
 mod prompt;
 mod removed;
 mod result;
@@ -29,6 +30,7 @@ mod stmt;
 mod suggest;
 mod trigger;
 
+pub(crate) use products::Products;
 pub(crate) use suggest::closest_name;
 pub use suggest::edit_distance;
 
@@ -40,9 +42,12 @@ struct Local {
 }
 
 /// Compiles one code unit. `offset` is where the code text starts in the ruleset file,
-/// so spans map to file positions.
+/// so spans map to file positions. The ruleset is only read: what compiling adds to it
+/// (new symbols, the types of emitted fields) goes into `out`.
 pub(crate) struct Compiler<'r> {
-    pub rs: &'r mut Ruleset,
+    pub rs: &'r Ruleset,
+    /// What the compiling adds, for the loader to store.
+    pub out: &'r mut Products,
     pub unit: u32,
     pub offset: usize,
     scopes: Vec<HashMap<String, Local>>,
@@ -79,10 +84,21 @@ pub(crate) struct Resolved {
 /// Compiles procedures and tables on demand for the compiler.
 pub(crate) trait ProcResolver {
     /// Compiles (if needed) the procedure and gives its index and result type; `Err` with a
-    /// diagnostic for a cycle or an error inside it.
-    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>>;
+    /// diagnostic for a cycle or an error inside it. What compiling adds goes into `out`;
+    /// the compiled code stays with the resolver.
+    fn procedure(
+        &mut self,
+        rs: &Ruleset,
+        out: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>>;
     /// Compiles (if needed) the table and gives its index and value type.
-    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>>;
+    fn table(
+        &mut self,
+        rs: &Ruleset,
+        out: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>>;
     /// Takes an error of the code being compiled beyond the one its compilation returns
     /// (each further use of a removed entry); a resolver that does not collect errors
     /// drops it (the compilation fails all the same).
@@ -94,13 +110,15 @@ type R<T> = Result<T, Diagnostic>;
 
 impl<'r> Compiler<'r> {
     pub fn new(
-        rs: &'r mut Ruleset,
+        rs: &'r Ruleset,
+        out: &'r mut Products,
         unit: u32,
         offset: usize,
         resolver: &'r mut dyn ProcResolver,
     ) -> Self {
         Compiler {
             rs,
+            out,
             unit,
             offset,
             scopes: vec![HashMap::new()],
@@ -120,6 +138,11 @@ impl<'r> Compiler<'r> {
             start: (self.offset + span.start) as u32,
             end: (self.offset + span.end) as u32,
         }
+    }
+
+    /// The symbol for a string, interned on top of the ruleset's.
+    fn intern(&mut self, s: &str) -> crate::value::Sym {
+        self.out.intern(&self.rs.symbols, s)
     }
 
     fn err(&self, span: ast::Span, msg: impl Into<String>) -> Diagnostic {

@@ -171,12 +171,12 @@ impl Compiler<'_> {
                 }
             },
             StmtKind::Emit { kind, fields } => {
-                let k = self.rs.intern(&kind.value);
+                let k = self.intern(&kind.value);
                 let mut fs = Vec::new();
                 for (name, e) in fields {
-                    let f = self.rs.intern(&name.name);
+                    let f = self.intern(&name.name);
                     let (n, ty) = self.expr(e)?;
-                    self.rs.emit_fields.entry((k, f)).or_insert(ty);
+                    self.out.emit_field(self.rs, (k, f), ty);
                     fs.push((f, n));
                 }
                 (Stmt::Emit(k, fs.into_boxed_slice()), Ty::None)
