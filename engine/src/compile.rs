@@ -22,12 +22,15 @@ mod binary;
 mod call;
 mod expr;
 mod name;
+mod products;
 mod prompt;
 mod removed;
+mod result;
 mod stmt;
 mod suggest;
 mod trigger;
 
+pub(crate) use products::Products;
 pub(crate) use suggest::closest_name;
 pub use suggest::edit_distance;
 
@@ -39,9 +42,12 @@ struct Local {
 }
 
 /// Compiles one code unit. `offset` is where the code text starts in the ruleset file,
-/// so spans map to file positions.
+/// so spans map to file positions. The ruleset is only read: what compiling adds to it
+/// (new symbols, the types of emitted fields) goes into `out`.
 pub(crate) struct Compiler<'r> {
-    pub rs: &'r mut Ruleset,
+    pub rs: &'r Ruleset,
+    /// What the compiling adds, for the loader to store.
+    pub out: &'r mut Products,
     pub unit: u32,
     pub offset: usize,
     scopes: Vec<HashMap<String, Local>>,
@@ -53,8 +59,9 @@ pub(crate) struct Compiler<'r> {
     /// Every use of an entry a layer removed, in the order met: compiling goes on after
     /// one, so that each use gets its own error (see [`Compiler::finish`]).
     removed_uses: Vec<Diagnostic>,
-    /// Each `return` with a value met: where, its type, and whether it is an integer or
-    /// nothing (what a trigger may return, see [`Compiler::trigger_body`]).
+    /// Each `return` met: where, the type of its value (none for a `return` alone), and
+    /// whether it is an integer or nothing (what a trigger may return, see
+    /// [`Compiler::trigger_body`]); a procedure's are checked by [`Compiler::valued_body`].
     returned: Vec<(ast::Span, Ty, bool)>,
     /// Whether a value of type `any` met here stands for an error already reported (a use
     /// of a removed entry, a call of a procedure or table that failed to compile): the
@@ -77,10 +84,21 @@ pub(crate) struct Resolved {
 /// Compiles procedures and tables on demand for the compiler.
 pub(crate) trait ProcResolver {
     /// Compiles (if needed) the procedure and gives its index and result type; `Err` with a
-    /// diagnostic for a cycle or an error inside it.
-    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>>;
+    /// diagnostic for a cycle or an error inside it. What compiling adds goes into `out`;
+    /// the compiled code stays with the resolver.
+    fn procedure(
+        &mut self,
+        rs: &Ruleset,
+        out: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>>;
     /// Compiles (if needed) the table and gives its index and value type.
-    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>>;
+    fn table(
+        &mut self,
+        rs: &Ruleset,
+        out: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>>;
     /// Takes an error of the code being compiled beyond the one its compilation returns
     /// (each further use of a removed entry); a resolver that does not collect errors
     /// drops it (the compilation fails all the same).
@@ -92,13 +110,15 @@ type R<T> = Result<T, Diagnostic>;
 
 impl<'r> Compiler<'r> {
     pub fn new(
-        rs: &'r mut Ruleset,
+        rs: &'r Ruleset,
+        out: &'r mut Products,
         unit: u32,
         offset: usize,
         resolver: &'r mut dyn ProcResolver,
     ) -> Self {
         Compiler {
             rs,
+            out,
             unit,
             offset,
             scopes: vec![HashMap::new()],
@@ -118,6 +138,11 @@ impl<'r> Compiler<'r> {
             start: (self.offset + span.start) as u32,
             end: (self.offset + span.end) as u32,
         }
+    }
+
+    /// The symbol for a string, interned on top of the ruleset's.
+    fn intern(&mut self, s: &str) -> crate::value::Sym {
+        self.out.intern(&self.rs.symbols, s)
     }
 
     fn err(&self, span: ast::Span, msg: impl Into<String>) -> Diagnostic {
@@ -228,7 +253,7 @@ impl<'r> Compiler<'r> {
 }
 
 /// How a type error names the type of a value it found: `any` is told as what makes one.
-fn shown(t: Ty) -> String {
+pub(crate) fn shown(t: Ty) -> String {
     match t {
         Ty::Any => "a value of no single type (`none`, an `if` without `else`, or branches of different types)".to_string(),
         t => t.to_string(),

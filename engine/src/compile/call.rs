@@ -7,7 +7,6 @@ use fuba_grammar::ast::{self, ExprKind};
 use super::{Compiler, R, Resolved, closest_name, shown};
 use crate::ir::*;
 use crate::prims::Prim;
-use crate::ruleset::Ruleset;
 use crate::value::{Ty, Value};
 
 impl Compiler<'_> {
@@ -55,10 +54,7 @@ impl Compiler<'_> {
         args: &[ast::Expr],
         sp: ast::Span,
     ) -> R<(Node, Ty)> {
-        let resolved = {
-            let rs: &mut Ruleset = self.rs;
-            self.resolver.procedure(rs, &name.name)
-        };
+        let resolved = self.resolver.procedure(self.rs, self.out, &name.name);
         if let Some(r) = resolved {
             let Resolved {
                 idx,
@@ -85,7 +81,7 @@ impl Compiler<'_> {
             // Check string arguments that name board data, now rather than mid-match.
             if matches!(p, Prim::Mark | Prim::Number | Prim::HasNumber) {
                 if let NodeKind::Const(Value::Str(s)) = &args[0].kind {
-                    let key = self.rs.symbol(*s).to_string();
+                    let key = self.out.name(&self.rs.symbols, *s).to_string();
                     let ok = match p {
                         Prim::Mark => self.rs.board.marks.contains_key(&key),
                         _ => self.rs.board.numbers.contains_key(&key),
@@ -135,15 +131,10 @@ impl Compiler<'_> {
     ) -> R<(Node, Ty)> {
         if let ExprKind::Name(id) = &base.kind {
             if self.lookup_local(&id.name).is_none() {
-                let resolved = {
-                    let rs: &mut Ruleset = self.rs;
-                    self.resolver.table(rs, &id.name)
-                };
+                let resolved = self.resolver.table(self.rs, self.out, &id.name);
                 if let Some(r) = resolved {
                     let Resolved { idx: t, ty, failed } = r?;
-                    // A table whose rows differ in type is typed `any` too: still taken
-                    // as after an error (a hole `docs/effect-language.md` names).
-                    self.after_error |= failed || ty == Ty::Any;
+                    self.after_error |= failed;
                     let (k, kt) = self.expr(index)?;
                     let want = self.rs.tables[t as usize].domain.key_type();
                     self.expect(&kt, want, index.span, "the key of this table")?;

@@ -31,7 +31,7 @@ impl Compiler<'_> {
             ExprKind::Int(n) => (self.node(NodeKind::Const(Value::Int(*n)), sp), Ty::Int),
             ExprKind::Bool(b) => (self.node(NodeKind::Const(Value::Bool(*b)), sp), Ty::Bool),
             ExprKind::Str(s) => {
-                let sym = self.rs.intern(s);
+                let sym = self.intern(s);
                 (self.node(NodeKind::Const(Value::Str(sym)), sp), Ty::Str)
             }
             ExprKind::None => (self.node(NodeKind::Const(Value::None), sp), Ty::Any),
@@ -163,7 +163,7 @@ impl Compiler<'_> {
                                     arm.span,
                                     "a value matched against a string",
                                 )?;
-                                Pat::Value(Value::Str(self.rs.intern(s)))
+                                Pat::Value(Value::Str(self.intern(s)))
                             }
                             ast::Pattern::Bool(b) => {
                                 self.expect(
@@ -196,7 +196,7 @@ impl Compiler<'_> {
                 prompt,
                 options,
             } => {
-                let k = self.rs.intern(&kind.value);
+                let k = self.intern(&kind.value);
                 let (b, bt) = self.expr(by)?;
                 self.expect(&bt, Ty::Team, by.span, "the team after `by`")?;
                 let prompt = self.prompt(prompt.as_deref())?;
@@ -219,7 +219,7 @@ impl Compiler<'_> {
                                 ),
                             )),
                         };
-                        let skip = skip.as_ref().map(|s| self.rs.intern(&s.value));
+                        let skip = skip.as_ref().map(|s| self.intern(&s.value));
                         let prefer = match prefer {
                             Some((var, score)) => {
                                 let saved = self.next_slot;
@@ -262,7 +262,7 @@ impl Compiler<'_> {
                                     format!("option `{}` is offered twice", arm.label.value),
                                 ));
                             }
-                            let l = self.rs.intern(&arm.label.value);
+                            let l = self.intern(&arm.label.value);
                             let g = match &arm.guard {
                                 Some(g) => {
                                     let (n, t) = self.expr(g)?;
@@ -347,7 +347,7 @@ impl Compiler<'_> {
                         )
                     }
                 };
-                let label = self.rs.intern(&text);
+                let label = self.intern(&text);
                 let kept = keep.map_or(*count, |(_, k)| k);
                 let ty = if kept == 1 { Ty::Int } else { Ty::Dice };
                 (
@@ -365,10 +365,10 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::Modifiers { name, rows } => {
-                let n = self.rs.intern(&name.value);
+                let n = self.intern(&name.value);
                 let mut out = Vec::new();
                 for r in rows {
-                    let l = self.rs.intern(&r.label.value);
+                    let l = self.intern(&r.label.value);
                     let (v, vt) = self.expr(&r.value)?;
                     self.expect(&vt, Ty::Int, r.value.span, "a modifier")?;
                     let w = match &r.when {

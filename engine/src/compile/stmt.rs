@@ -165,15 +165,18 @@ impl Compiler<'_> {
                         .push((e.span, t, super::trigger::int_or_nothing(&n)));
                     (Stmt::Return(Some(n)), Ty::None)
                 }
-                None => (Stmt::Return(None), Ty::None),
+                None => {
+                    self.returned.push((s.span, Ty::None, true));
+                    (Stmt::Return(None), Ty::None)
+                }
             },
             StmtKind::Emit { kind, fields } => {
-                let k = self.rs.intern(&kind.value);
+                let k = self.intern(&kind.value);
                 let mut fs = Vec::new();
                 for (name, e) in fields {
-                    let f = self.rs.intern(&name.name);
+                    let f = self.intern(&name.name);
                     let (n, ty) = self.expr(e)?;
-                    self.rs.emit_fields.entry((k, f)).or_insert(ty);
+                    self.out.emit_field(self.rs, (k, f), ty);
                     fs.push((f, n));
                 }
                 (Stmt::Emit(k, fs.into_boxed_slice()), Ty::None)

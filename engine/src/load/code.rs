@@ -6,7 +6,8 @@
 
 use fuba_grammar::ast;
 
-use crate::compile::{Compiler, ProcResolver, Resolved};
+use crate::compile::{Compiler, ProcResolver, Products, Resolved};
+use crate::ir::Code;
 use crate::limits::{COMPILE_STACK_GROWTH, COMPILE_STACK_RED_ZONE};
 use crate::ruleset::diag::{Diagnostic, SourceFile};
 use crate::ruleset::model::Ruleset;
@@ -132,17 +133,26 @@ pub(super) enum State {
 }
 
 /// Compiles procedures and tables on first use, so that a call knows the type of what it
-/// calls; finds a procedure or table that reaches itself.
+/// calls; finds a procedure or table that reaches itself. It reads the ruleset and keeps
+/// what it compiles; [`Resolver::compile_waiting`] stores it in the ruleset.
 #[derive(Default)]
 pub(super) struct Resolver {
     /// The code of each procedure, until it is compiled.
-    pub procs: Vec<Option<Pending>>,
+    procs: Vec<Option<Pending>>,
     /// How far each procedure has come.
-    pub proc_state: Vec<State>,
+    proc_state: Vec<State>,
+    /// Each procedure's result type (`any` until it is compiled, and if it fails).
+    proc_ret: Vec<Ty>,
+    /// Each procedure's compiled code, until it is stored in the ruleset.
+    proc_code: Vec<Option<Code>>,
     /// The code of each row of each table, until the table is compiled.
-    pub tables: Vec<Vec<Option<Pending>>>,
+    tables: Vec<Vec<Option<Pending>>>,
     /// How far each table has come.
-    pub table_state: Vec<State>,
+    table_state: Vec<State>,
+    /// Each table's value type (`any` until it is compiled).
+    table_ty: Vec<Ty>,
+    /// The compiled code of each table's rows (by row), until it is stored in the ruleset.
+    row_code: Vec<Vec<(usize, Code)>>,
     /// The errors found while compiling.
     pub errors: Vec<Diagnostic>,
     /// The procedures and tables being compiled, outermost first.
@@ -150,7 +160,12 @@ pub(super) struct Resolver {
 }
 
 impl ProcResolver for Resolver {
-    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
+    fn procedure(
+        &mut self,
+        rs: &Ruleset,
+        out: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>> {
         let idx = rs.procedure(name)? as usize;
         let found = |ty, failed| Resolved {
             idx: idx as u16,
@@ -158,21 +173,26 @@ impl ProcResolver for Resolver {
             failed,
         };
         Some(match self.proc_state[idx] {
-            State::Done => Ok(found(rs.procs[idx].ret, false)),
+            State::Done => Ok(found(self.proc_ret[idx], false)),
             State::Failed => Ok(found(Ty::Any, true)),
             State::Compiling => Err(Diagnostic::error(format!(
                 "procedure `{name}` reaches itself ({} -> {name}); the language has no recursion",
                 self.stack.join(" -> ")
             ))),
             State::Waiting => {
-                self.compile_proc(rs, idx);
+                self.compile_proc(rs, out, idx);
                 let failed = matches!(self.proc_state[idx], State::Failed);
-                Ok(found(rs.procs[idx].ret, failed))
+                Ok(found(self.proc_ret[idx], failed))
             }
         })
     }
 
-    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
+    fn table(
+        &mut self,
+        rs: &Ruleset,
+        out: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>> {
         let idx = rs.table(name)? as usize;
         let found = |ty, failed| Resolved {
             idx: idx as u16,
@@ -180,16 +200,16 @@ impl ProcResolver for Resolver {
             failed,
         };
         Some(match self.table_state[idx] {
-            State::Done => Ok(found(rs.tables[idx].ty, false)),
-            State::Failed => Ok(found(rs.tables[idx].ty, true)),
+            State::Done => Ok(found(self.table_ty[idx], false)),
+            State::Failed => Ok(found(self.table_ty[idx], true)),
             State::Compiling => Err(Diagnostic::error(format!(
                 "table `{name}` reaches itself ({} -> {name})",
                 self.stack.join(" -> ")
             ))),
             State::Waiting => {
-                self.compile_table(rs, idx);
+                self.compile_table(rs, out, idx);
                 let failed = matches!(self.table_state[idx], State::Failed);
-                Ok(found(rs.tables[idx].ty, failed))
+                Ok(found(self.table_ty[idx], failed))
             }
         })
     }
@@ -200,28 +220,50 @@ impl ProcResolver for Resolver {
 }
 
 impl Resolver {
+    /// Takes a procedure's code (`None` when it could not be parsed) to compile on first use.
+    pub(super) fn add_procedure(&mut self, code: Option<Pending>) {
+        self.proc_state.push(if code.is_some() {
+            State::Waiting
+        } else {
+            State::Failed
+        });
+        self.procs.push(code);
+        self.proc_ret.push(Ty::Any);
+        self.proc_code.push(None);
+    }
+
+    /// Takes the code of a table's rows (`None` for a row that could not be parsed) to
+    /// compile on first use.
+    pub(super) fn add_table(&mut self, rows: Vec<Option<Pending>>) {
+        self.table_state.push(State::Waiting);
+        self.tables.push(rows);
+        self.table_ty.push(Ty::Any);
+        self.row_code.push(Vec::new());
+    }
+
     /// Compiles procedure `idx`.
-    fn compile_proc(&mut self, rs: &mut Ruleset, idx: usize) {
+    fn compile_proc(&mut self, rs: &Ruleset, out: &mut Products, idx: usize) {
         let Some(p) = self.procs[idx].take() else {
             return;
         };
         self.proc_state[idx] = State::Compiling;
         self.stack.push(rs.procs[idx].name.clone());
         let params = rs.procs[idx].params.clone();
+        let name = rs.procs[idx].name.clone();
         // A procedure compiles the procedures it calls first, so compiling nests as deep as
         // the longest chain of calls: grow the host stack on demand.
         let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
-            let mut c = Compiler::new(rs, p.unit, p.offset, self);
+            let mut c = Compiler::new(rs, out, p.unit, p.offset, self);
             for (n, t) in &params {
                 c.declare(n, *t);
             }
-            c.body(&p.body)
+            c.valued_body(&p.body, &format!("procedure `{name}`"))
         });
         self.stack.pop();
         match result {
             Ok((code, ty)) => {
-                rs.procs[idx].code = code;
-                rs.procs[idx].ret = ty;
+                self.proc_code[idx] = Some(code);
+                self.proc_ret[idx] = ty;
                 self.proc_state[idx] = State::Done;
             }
             Err(d) => {
@@ -232,25 +274,37 @@ impl Resolver {
     }
 
     /// Compiles table `idx`, every row.
-    fn compile_table(&mut self, rs: &mut Ruleset, idx: usize) {
+    fn compile_table(&mut self, rs: &Ruleset, out: &mut Products, idx: usize) {
         self.table_state[idx] = State::Compiling;
         self.stack.push(format!("tables.{}", rs.tables[idx].name));
         let rows = std::mem::take(&mut self.tables[idx]);
-        let mut ty: Option<Ty> = None;
+        // The type of the first row compiled, and its key.
+        let mut ty: Option<(Ty, String)> = None;
         let mut failed = false;
         for (ri, p) in rows.into_iter().enumerate() {
             let Some(p) = p else { continue };
+            let what = format!(
+                "row `{}` of table `{}`",
+                rs.tables[idx].rows[ri].key, rs.tables[idx].name
+            );
             let result = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
-                Compiler::new(rs, p.unit, p.offset, self).body(&p.body)
+                Compiler::new(rs, out, p.unit, p.offset, self).valued_body(&p.body, &what)
             });
             match result {
                 Ok((code, t)) => {
-                    rs.tables[idx].rows[ri].code = code;
-                    ty = Some(match ty {
-                        None => t,
-                        Some(x) if x == t => x,
-                        Some(_) => Ty::Any,
-                    });
+                    self.row_code[idx].push((ri, code));
+                    // A row of no single type (an `if` whose branches differ) makes the
+                    // table's value one too; two rows of different types are an error.
+                    match &mut ty {
+                        None => ty = Some((t, rs.tables[idx].rows[ri].key.clone())),
+                        Some((x, _)) if *x == Ty::Any || t == Ty::Any => *x = Ty::Any,
+                        Some((x, first)) if *x != t && !failed => {
+                            let d = row_type_error(rs, idx, ri, &p, t, *x, first);
+                            self.errors.push(d);
+                            failed = true;
+                        }
+                        Some(_) => {}
+                    }
                 }
                 Err(d) => {
                     self.errors.push(d);
@@ -259,23 +313,72 @@ impl Resolver {
             }
         }
         self.stack.pop();
-        rs.tables[idx].ty = ty.unwrap_or(Ty::None);
+        // A table whose rows differ is typed as its first row: a use of it brings no
+        // second error.
+        self.table_ty[idx] = ty.map_or(Ty::None, |(t, _)| t);
         self.table_state[idx] = if failed { State::Failed } else { State::Done };
     }
 
-    /// Compiles every procedure and table not reached yet.
+    /// Compiles every procedure and table not reached yet (and those they reach), and
+    /// stores them and what their compiling adds in `rs`.
     pub(super) fn compile_waiting(&mut self, rs: &mut Ruleset) {
+        let mut out = Products::default();
         for i in 0..rs.procs.len() {
             if self.proc_state[i] == State::Waiting {
-                self.compile_proc(rs, i);
+                self.compile_proc(rs, &mut out, i);
             }
         }
         for i in 0..rs.tables.len() {
             if self.table_state[i] == State::Waiting {
-                self.compile_table(rs, i);
+                self.compile_table(rs, &mut out, i);
+            }
+        }
+        out.store(rs);
+        self.store(rs);
+    }
+
+    /// Stores the procedures and tables compiled so far in `rs`: their code and types.
+    fn store(&mut self, rs: &mut Ruleset) {
+        for (i, p) in rs.procs.iter_mut().enumerate() {
+            if let Some(code) = self.proc_code[i].take() {
+                p.code = code;
+            }
+            p.ret = self.proc_ret[i];
+        }
+        for (i, t) in rs.tables.iter_mut().enumerate() {
+            for (ri, code) in self.row_code[i].drain(..) {
+                t.rows[ri].code = code;
+            }
+            if self.table_state[i] != State::Waiting {
+                t.ty = self.table_ty[i];
             }
         }
     }
+}
+
+/// The error for row `ri` of table `idx` (its code `p`), whose value is of type `t` where
+/// the rows before it, from row `first`, give values of type `want`: located at the row's
+/// last statement, where its value comes from.
+fn row_type_error(
+    rs: &Ruleset,
+    idx: usize,
+    ri: usize,
+    p: &Pending,
+    t: Ty,
+    want: Ty,
+    first: &str,
+) -> Diagnostic {
+    let table = &rs.tables[idx];
+    let span = p.body.stmts.last().map_or(p.body.span, |s| s.span);
+    Diagnostic::error(format!(
+        "type error: row `{}` of table `{}` gives {}, but the rows before it (from row `{first}`) give {want}",
+        table.rows[ri].key,
+        table.name,
+        crate::compile::shown(t)
+    ))
+    .at(&rs.file, (p.offset + span.start, p.offset + span.end))
+    .in_rule(rs.units[p.unit as usize].rule.clone())
+    .hint("every row of a table gives a value of one type")
 }
 
 /// A parameter list (`team: team, n: int`) of `rule`: names and types.

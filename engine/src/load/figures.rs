@@ -11,7 +11,7 @@
 // A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
-use crate::compile::{Compiler, ProcResolver, Resolved};
+use crate::compile::{Compiler, ProcResolver, Products, Resolved};
 use crate::ir::Stmt;
 use crate::ruleset::diag::Diagnostic;
 use crate::ruleset::model::{Breakdown, Figure, FigureTest, Ruleset, Unit};
@@ -218,7 +218,12 @@ fn add_event_figure(
 struct NoCalls;
 
 impl ProcResolver for NoCalls {
-    fn procedure(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
+    fn procedure(
+        &mut self,
+        rs: &Ruleset,
+        _: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>> {
         rs.procs.iter().any(|p| p.name == name).then(|| {
             Err(Diagnostic::error(format!(
                 "a figure's `where` cannot call the procedure `{name}`: it sees only the \
@@ -227,7 +232,12 @@ impl ProcResolver for NoCalls {
         })
     }
 
-    fn table(&mut self, rs: &mut Ruleset, name: &str) -> Option<Result<Resolved, Diagnostic>> {
+    fn table(
+        &mut self,
+        rs: &Ruleset,
+        _: &mut Products,
+        name: &str,
+    ) -> Option<Result<Resolved, Diagnostic>> {
         rs.tables.iter().any(|t| t.name == name).then(|| {
             Err(Diagnostic::error(format!(
                 "a figure's `where` cannot read the table `{name}`: it sees only the \
@@ -326,14 +336,17 @@ fn compile_test(
         }
     })?;
     let mut resolver = NoCalls;
-    let mut c = Compiler::new(rs, unit, offset, &mut resolver);
+    let mut out = Products::default();
+    let mut c = Compiler::new(rs, &mut out, unit, offset, &mut resolver);
     let mut slots = Vec::new();
     for (n, (f, ty)) in names.iter().zip(&fields) {
         c.declare(n, *ty);
         c.declare(&format!("_{n}_"), *ty);
         slots.extend([*f, *f]);
     }
-    let code = c.condition(&expr).map_err(|d| match &d.hint {
+    let compiled = c.condition(&expr);
+    out.store(rs);
+    let code = compiled.map_err(|d| match &d.hint {
         Some(h) => {
             let h = format!("{h}; {listed}");
             d.hint(h)

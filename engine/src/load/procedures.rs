@@ -7,7 +7,7 @@ use crate::ruleset::model::{Procedure, Ruleset, Unit};
 use crate::ruleset::raw::RawRuleset;
 use crate::value::Ty;
 
-use super::code::{Pending, Resolver, State, code_offset, expanded_body, parse_param_list};
+use super::code::{Pending, Resolver, code_offset, expanded_body, parse_param_list};
 use super::collections::Collections;
 
 /// Declares every procedure, its code waiting in `resolver`.
@@ -34,12 +34,7 @@ pub(super) fn declare(
         let typed = colls.params_of(name).map(<[_]>::to_vec).unwrap_or_default();
         let pending = expanded_body(file, offset, &rule, p.body.get_ref(), colls, &typed, errors)
             .map(|body| Pending { body, offset, unit });
-        resolver.proc_state.push(if pending.is_some() {
-            State::Waiting
-        } else {
-            State::Failed
-        });
-        resolver.procs.push(pending);
+        resolver.add_procedure(pending);
         rs.procs.push(Procedure {
             name: name.clone(),
             section: p.section.clone(),

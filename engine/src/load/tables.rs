@@ -9,7 +9,7 @@ use crate::ruleset::model::{Domain, Row, Ruleset, Table, Unit};
 use crate::ruleset::raw::{RawRuleset, RawTable};
 use crate::value::Ty;
 
-use super::code::{Pending, Resolver, State, code_offset, expanded_body, value_span};
+use super::code::{Pending, Resolver, code_offset, expanded_body, value_span};
 use super::collections::Collections;
 
 /// Declares every table, its rows' code waiting in `resolver`.
@@ -162,8 +162,7 @@ pub(super) fn declare(
                 );
             }
         }
-        resolver.table_state.push(State::Waiting);
-        resolver.tables.push(pend);
+        resolver.add_table(pend);
         rs.tables.push(table);
     }
 }

@@ -4,7 +4,7 @@
 // A diagnostic is large, but it only travels while a ruleset loads.
 #![allow(clippy::result_large_err)]
 
-use crate::compile::Compiler;
+use crate::compile::{Compiler, Products};
 use crate::ruleset::diag::{Diagnostic, SourceFile};
 use crate::ruleset::model::{Ruleset, Trigger, Unit};
 use crate::ruleset::raw::RawRuleset;
@@ -45,11 +45,14 @@ pub(super) fn build(
                 else {
                     continue;
                 };
-                let mut c = Compiler::new(rs, unit, offset, resolver);
+                let mut out = Products::default();
+                let mut c = Compiler::new(rs, &mut out, unit, offset, resolver);
                 for (n, ty) in &params {
                     c.declare(n, *ty);
                 }
-                match c.condition(&e) {
+                let compiled = c.condition(&e);
+                out.store(rs);
+                match compiled {
                     Ok(code) => Some(code),
                     Err(d) => {
                         errors.push(d);
@@ -63,11 +66,14 @@ pub(super) fn build(
         else {
             continue;
         };
-        let mut c = Compiler::new(rs, unit, offset, resolver);
+        let mut out = Products::default();
+        let mut c = Compiler::new(rs, &mut out, unit, offset, resolver);
         for (n, ty) in &params {
             c.declare(n, *ty);
         }
-        let code = match c.trigger_body(&b) {
+        let compiled = c.trigger_body(&b);
+        out.store(rs);
+        let code = match compiled {
             Ok((code, _)) => code,
             Err(d) => {
                 errors.push(d);
