@@ -8,6 +8,7 @@ use crate::compile::{Compiler, Products};
 use crate::ruleset::diag::{Diagnostic, SourceFile};
 use crate::ruleset::model::{Ruleset, Trigger, Unit};
 use crate::ruleset::raw::RawRuleset;
+use crate::value::Ty;
 
 use super::code::{Resolver, code_offset, expanded_body, expanded_expression, value_span};
 use super::collections::Collections;
@@ -45,14 +46,7 @@ pub(super) fn build(
                 else {
                     continue;
                 };
-                let mut out = Products::default();
-                let mut c = Compiler::new(rs, &mut out, unit, offset, resolver);
-                for (n, ty) in &params {
-                    c.declare(n, *ty);
-                }
-                let compiled = c.condition(&e);
-                out.store(rs);
-                match compiled {
+                match with_params(rs, resolver, unit, offset, &params, |c| c.condition(&e)) {
                     Ok(code) => Some(code),
                     Err(d) => {
                         errors.push(d);
@@ -66,14 +60,7 @@ pub(super) fn build(
         else {
             continue;
         };
-        let mut out = Products::default();
-        let mut c = Compiler::new(rs, &mut out, unit, offset, resolver);
-        for (n, ty) in &params {
-            c.declare(n, *ty);
-        }
-        let compiled = c.trigger_body(&b);
-        out.store(rs);
-        let code = match compiled {
+        let code = match with_params(rs, resolver, unit, offset, &params, |c| c.trigger_body(&b)) {
             Ok((code, _)) => code,
             Err(d) => {
                 errors.push(d);
@@ -91,4 +78,24 @@ pub(super) fn build(
         });
         rs.hooks[h].triggers.push(ti);
     }
+}
+
+/// Compiles a trigger's condition or body with `compile`, the hook's parameters declared,
+/// and stores what compiling it added (strings, emitted fields) in the ruleset.
+fn with_params<T>(
+    rs: &mut Ruleset,
+    resolver: &mut Resolver,
+    unit: u32,
+    offset: usize,
+    params: &[(String, Ty)],
+    compile: impl FnOnce(&mut Compiler) -> Result<T, Diagnostic>,
+) -> Result<T, Diagnostic> {
+    let mut out = Products::default();
+    let mut c = Compiler::new(rs, &mut out, unit, offset, resolver);
+    for (n, ty) in params {
+        c.declare(n, *ty);
+    }
+    let compiled = compile(&mut c);
+    out.store(rs);
+    compiled
 }
