@@ -13,14 +13,14 @@ use crate::ruleset::raw::RawRuleset;
 
 use super::chain::toml_error;
 
+/// The layers laid end to end ([`merged`]): the whole file, the ruleset they make, and
+/// where each entry a layer removed was removed (its `remove` entry's span).
+pub(super) type Merged = (SourceFile, RawRuleset, HashMap<String, (usize, usize)>);
+
 /// The layers of a ruleset, bottom first, laid end to end into one file (every span is an
 /// offset into the whole), each parsed in place and merged over the one below; with the
 /// entries the layers removed.
-#[allow(clippy::type_complexity)]
-pub(super) fn merged(
-    path: &Path,
-    chain: &[(PathBuf, String)],
-) -> Result<(SourceFile, RawRuleset, HashMap<String, (usize, usize)>), LoadErrors> {
+pub(super) fn merged(path: &Path, chain: &[(PathBuf, String)]) -> Result<Merged, LoadErrors> {
     let mut whole = String::new();
     let mut layers = Vec::new();
     for (p, t) in chain {
@@ -174,3 +174,6 @@ fn merge(
         Err(errors)
     }
 }
+
+#[cfg(test)]
+mod tests;
