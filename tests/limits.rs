@@ -188,3 +188,30 @@ fn docs_limits_md_gives_the_limits_of_the_code() {
         );
     }
 }
+
+/// A chain of calls as long as a ruleset likes, each procedure's expression nested deep,
+/// compiles on a small host stack: the compiler grows the stack on demand at every
+/// procedure and every expression (`limits::COMPILE_STACK_RED_ZONE`). Found by
+/// `tests/mutations.rs` overflowing a debug build's stack when the check was made only per
+/// procedure.
+#[test]
+fn deep_calls_of_deeply_nested_expressions_compile_on_a_small_stack() {
+    let (levels, chain) = (24, 200);
+    let mut body = String::new();
+    for i in 0..chain {
+        let inner = if i + 1 < chain {
+            format!("chain_{}()", i + 1)
+        } else {
+            "1".to_string()
+        };
+        let e = (0..levels).fold(inner, |e, _| format!("(1 + {e})"));
+        body.push_str(&format!("[procedures.chain_{i}]\ndo = '{e}'\n"));
+    }
+    let loaded = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || layer("original", &body))
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    assert_eq!(loaded, Ok(()));
+}

@@ -47,7 +47,9 @@ pub const DEFAULT_TURNS_PER_HALF: i64 = 500;
 
 /// Host stack left when compiling a piece of code grows the stack: 256 KiB. The loader
 /// compiles the procedures a procedure calls before it, so compiling nests as deep as
-/// the longest chain of calls.
+/// the longest chain of calls, and expressions nest within each; the stack is checked at
+/// every procedure, table row and expression, so one level's frames (large in a debug
+/// build) always fit in this zone.
 pub const COMPILE_STACK_RED_ZONE: usize = 256 * 1024;
 
 /// Host stack added each time compiling grows the stack: 4 MiB.

@@ -5,6 +5,7 @@ use fuba_grammar::ast::{self, ExprKind, UnOp};
 
 use super::{Compiler, R, closest_name};
 use crate::ir::*;
+use crate::limits::{COMPILE_STACK_GROWTH, COMPILE_STACK_RED_ZONE};
 use crate::value::{Ty, Value};
 
 impl Compiler<'_> {
@@ -19,7 +20,12 @@ impl Compiler<'_> {
 
     /// Compiles an expression; gives the node and its type (kept on the node too).
     pub fn expr(&mut self, e: &ast::Expr) -> R<(Node, Ty)> {
-        let (mut n, t) = self.expr_untyped(e)?;
+        // Expressions nest, and a call compiles the procedure it names first: the host
+        // stack grows on demand at every level, so that no shape of code overflows it
+        // (a level's frames are large in a debug build; `limits::COMPILE_STACK_RED_ZONE`).
+        let (mut n, t) = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK_GROWTH, || {
+            self.expr_untyped(e)
+        })?;
         n.ty = t;
         Ok((n, t))
     }
