@@ -5,15 +5,14 @@
 use std::collections::HashMap;
 
 use crate::ruleset::Ruleset;
-use crate::ruleset::symbols::Symbols;
+use crate::ruleset::symbols::{AddedSymbols, Symbols};
 use crate::value::{Sym, Ty};
 
 /// The products of one or more compilations over a ruleset that is only read.
 #[derive(Debug, Default)]
 pub(crate) struct Products {
-    /// Strings interned on top of the ruleset's symbols, numbered after its last (as
-    /// [`crate::ruleset::symbols::SymbolsOver`] does, without holding the ruleset).
-    added: Symbols,
+    /// Strings interned on top of the ruleset's symbols, numbered after its last.
+    added: AddedSymbols,
     /// The type of each field of an event kind met in an `emit`, for the pairs the ruleset
     /// does not hold yet: the first `emit` met sets it.
     emit_fields: HashMap<(Sym, Sym), Ty>,
@@ -22,18 +21,12 @@ pub(crate) struct Products {
 impl Products {
     /// The symbol for a string: the ruleset's, or a new one after it.
     pub(crate) fn intern(&mut self, base: &Symbols, s: &str) -> Sym {
-        match base.get(s) {
-            Some(i) => i,
-            None => base.len() as Sym + self.added.intern(s),
-        }
+        self.added.intern(base, s)
     }
 
     /// The string of a symbol given by the ruleset or by [`Products::intern`].
     pub(crate) fn name<'a>(&'a self, base: &'a Symbols, s: Sym) -> &'a str {
-        match (s as usize).checked_sub(base.len()) {
-            Some(i) => self.added.name(i as Sym),
-            None => base.name(s),
-        }
+        self.added.name(base, s)
     }
 
     /// Notes the type of a field `emit` writes, unless `rs` or an earlier `emit` set it.

@@ -21,7 +21,6 @@ pub(super) fn declare(
     resolver: &mut Resolver,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let at = |span: (usize, usize)| (span.0, span.1);
     for (name, t) in &raw.tables {
         let rule = format!("tables.{name}");
         let header = format!("[tables.{name}]");
@@ -93,7 +92,7 @@ pub(super) fn declare(
                                 };
                                 errors.push(
                                     Diagnostic::error(message)
-                                        .at(file, at(key_at))
+                                        .at(file, key_at)
                                         .in_rule(row_rule.clone()),
                                 );
                             }
@@ -102,7 +101,7 @@ pub(super) fn declare(
                     }
                     Err(m) => errors.push(
                         Diagnostic::error(format!("table `{name}`: {m}"))
-                            .at(file, at(key_at))
+                            .at(file, key_at)
                             .in_rule(row_rule.clone()),
                     ),
                 }

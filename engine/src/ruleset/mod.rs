@@ -17,4 +17,4 @@ pub use model::{
     Breakdown, Domain, Figure, FigureTest, Hook, MatchOption, Procedure, Row, Ruleset, Table,
     Trigger, Unit, VarDecl,
 };
-pub use symbols::{Symbols, SymbolsOver};
+pub use symbols::{AddedSymbols, Symbols, SymbolsOver};

@@ -1,7 +1,9 @@
 //! Interned strings: every string the rules name (event kinds, zones, labels, string
 //! values) held once and referred to by a [`Sym`], a number given in the order the strings
-//! are first seen. [`SymbolsOver`] adds strings on top of a ruleset's symbols without
-//! copying them (what a scenario names that the rules do not).
+//! are first seen. [`AddedSymbols`] adds strings on top of a ruleset's symbols without
+//! copying them (what the compiler interns while it only reads the ruleset), and
+//! [`SymbolsOver`] does so holding the ruleset's (what a scenario names that the rules do
+//! not).
 
 use std::collections::HashMap;
 
@@ -52,14 +54,45 @@ impl Symbols {
     }
 }
 
-/// Strings interned on top of a table that is only read: a string the table holds keeps
-/// its symbol, a new one is numbered after the table's last. [`SymbolsOver::added`] gives
-/// the new strings in order, so that interning them in the table (or a copy of it) gives
-/// the same symbols.
+/// Strings interned on top of a table that is only read, the table handed in at each
+/// call: a string the table holds keeps its symbol, a new one is numbered after the
+/// table's last. [`AddedSymbols::names`] gives the new strings in order, so that interning
+/// them in the table (or a copy of it) gives the same symbols. The one numbering rule of
+/// [`SymbolsOver`] and of the compiler's products.
+#[derive(Debug, Clone, Default)]
+pub struct AddedSymbols {
+    added: Symbols,
+}
+
+impl AddedSymbols {
+    /// The symbol for a string: `base`'s, or a new one after it.
+    pub fn intern(&mut self, base: &Symbols, s: &str) -> Sym {
+        match base.get(s) {
+            Some(i) => i,
+            None => base.len() as Sym + self.added.intern(s),
+        }
+    }
+
+    /// The string of a symbol given by `base` or by [`AddedSymbols::intern`] over it.
+    pub fn name<'a>(&'a self, base: &'a Symbols, s: Sym) -> &'a str {
+        match (s as usize).checked_sub(base.len()) {
+            Some(i) => self.added.name(i as Sym),
+            None => base.name(s),
+        }
+    }
+
+    /// The strings `base` did not hold, in the order they were first interned.
+    pub fn names(&self) -> &[String] {
+        self.added.names()
+    }
+}
+
+/// Strings interned on top of a table that is only read, holding the table
+/// ([`AddedSymbols`] with its base kept).
 #[derive(Debug)]
 pub struct SymbolsOver<'a> {
     base: &'a Symbols,
-    added: Symbols,
+    added: AddedSymbols,
 }
 
 impl<'a> SymbolsOver<'a> {
@@ -67,16 +100,13 @@ impl<'a> SymbolsOver<'a> {
     pub fn new(base: &'a Symbols) -> Self {
         SymbolsOver {
             base,
-            added: Symbols::default(),
+            added: AddedSymbols::default(),
         }
     }
 
     /// The symbol for a string: the table's, or a new one after it.
     pub fn intern(&mut self, s: &str) -> Sym {
-        match self.base.get(s) {
-            Some(i) => i,
-            None => self.base.len() as Sym + self.added.intern(s),
-        }
+        self.added.intern(self.base, s)
     }
 
     /// The strings the table did not hold, in the order they were first interned.
