@@ -35,7 +35,8 @@ fn numbers_out_of_range_are_located_errors() {
 
 /// A layer over `edition` with the text `body` after its `[meta]`: loaded or its errors.
 fn layer(edition: &str, body: &str) -> Result<(), String> {
-    let dir = std::env::temp_dir().join(format!("fuba-limits-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("fuba-limits-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch");
     let p = dir.join(format!("needs-{edition}.toml"));
     let base = ruleset_path(edition);
@@ -111,7 +112,8 @@ fn stack(dir: &Path, n: usize) -> PathBuf {
 
 #[test]
 fn extends_stacks_as_many_layers_as_the_docs_say_and_no_more() {
-    let base = std::env::temp_dir().join(format!("fuba-limits-{}", std::process::id()));
+    let base = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("fuba-limits-{}", std::process::id()));
     // The edition and MAX_LAYERS - 1 house rules: MAX_LAYERS rulesets.
     let ok = stack(&base.join("ok"), limits::MAX_LAYERS - 1);
     if let Err(e) = load_file(&ok) {

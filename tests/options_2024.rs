@@ -203,7 +203,8 @@ vars = { cp_defence = { home = 2 } }
 
 #[test]
 fn stopper_not_when_the_goalkeeper_is_alone_in_the_ball_area() {
-    let dir = std::env::temp_dir().join(format!("fuba-options-2024-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("fuba-options-2024-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     for (file, text) in [
         ("stopper_keeper_alone.toml", STOPPER_KEEPER_ALONE),

@@ -71,10 +71,10 @@ pub fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
 }
 
-/// A private scratch directory for one test: `fuba-<test file>-<pid>-<name>` in the
-/// temporary directory.
+/// A private scratch directory for one test: `fuba-<test file>-<pid>-<name>` in the build's
+/// folder for test files (`target/tmp`), which a clean build removes with the rest.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "fuba-{}-{}-{name}",
         env!("CARGO_CRATE_NAME"),
         std::process::id()
