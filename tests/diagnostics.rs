@@ -123,6 +123,32 @@ fn a_runaway_stage_hits_the_operation_budget() {
     insta::assert_snapshot!(err.to_string());
 }
 
+/// The same budget where the innermost loop's body ends in `if` statements testing a value
+/// against `none` (the machine fuses `x == none` with its branch, and an `if` statement's
+/// dropped value with the jump back): the error names the same place, the loop's end, as
+/// the unfused instructions did (the snapshot was taken before the fusion).
+#[test]
+fn a_runaway_loop_of_none_tests_stops_where_it_did() {
+    let then = "let m = none
+repeat 64 {
+  repeat 64 {
+    repeat 64 {
+      repeat 64 {
+        if m != none { set used_moves[ct] = 0 }
+        if m == none { set used_moves[ct] = used_moves[ct] + 1 }
+      }
+    }
+  }
+}";
+    let rs = rolling_then("runaway-none.toml", then)
+        .unwrap_or_else(|e| panic!("the runaway ruleset does not load:\n{e}"));
+    let err = run(&rs, 1)
+        .err()
+        .unwrap_or_else(|| panic!("a stage doing 64^4 iterations finished within the budget"));
+    assert!(err.message.contains("operation budget"), "{err}");
+    insta::assert_snapshot!(err.to_string());
+}
+
 #[test]
 fn a_repeat_over_the_limit_is_an_error() {
     let then = "repeat 1000 {\n  set used_moves[ct] = 0\n}";

@@ -177,6 +177,13 @@ pub enum Ins {
     ToBoolJump(u32),
     /// Superinstruction: pop a value, jump (skips one).
     PopJump(u32),
+    /// Superinstruction: `Unit`, `Pop`, `Jump(t)` (an `if` statement's value dropped on
+    /// its way out): nothing pushed, the jump taken as the `Jump` two ahead takes it.
+    UnitPopJump(u32),
+    /// Superinstruction: `Unit`, `BinJumpIfFalse(Eq | Ne, t)` (`x == none`, `x != none` as
+    /// a condition): pop `x`, jump unless `x` is `none` (`true`) or is not (`false`);
+    /// skips two.
+    NoneJumpIfFalse(bool, u32),
     /// Superinstruction: run a primitive, drop its value (skips one).
     PrimPop(Prim),
     /// Superinstruction: pop a value, go to the first target if it is `true`, else to the

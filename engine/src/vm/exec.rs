@@ -442,6 +442,22 @@ impl Match<'_> {
                     }
                     pc = t;
                 }
+                Ins::UnitPopJump(t) => {
+                    if t < at + 2 {
+                        self.tick(at + 2)?;
+                    }
+                    pc = t;
+                }
+                Ins::NoneJumpIfFalse(eq, t) => {
+                    if matches!(self.pop(), Value::None) == eq {
+                        pc += 2;
+                    } else {
+                        if t < at + 1 {
+                            self.tick(at + 1)?;
+                        }
+                        pc = t;
+                    }
+                }
                 Ins::PrimPop(p) => {
                     self.pc = pc;
                     self.prim(p, at)?;

@@ -8,6 +8,7 @@
 
 use super::code::Ins;
 use super::machine::Program;
+use crate::ir::Op;
 
 /// Fuses the program's sequences in place.
 pub fn fuse(p: &mut Program) {
@@ -96,23 +97,27 @@ fn pairs(code: &mut [Ins]) {
         };
         // Forward past the pair: no operation is counted, so the jump may start at `i`.
         let fwd = |t: u32| t as usize > i + 1;
-        let fused = match (code[i], next) {
-            (Ins::Local(s), Ins::Prim(p)) => Ins::LocalPrim(s, p),
-            (Ins::Local(s), Ins::Int(k)) => Ins::LocalInt(s, k),
-            (Ins::Local(s), Ins::Role(r)) => Ins::LocalRole(s, r),
-            (Ins::Role(r), Ins::Local(s)) => Ins::RoleLocal(r, s),
-            (Ins::CountCall(p), Ins::Local(s)) => Ins::CountCallLocal(p, s),
-            (Ins::Const(c), Ins::Bin(op)) => Ins::BinK(op, c),
-            (Ins::Role(r), Ins::Bin(op)) => Ins::BinRole(op, r),
-            (Ins::Int(k), Ins::BinJumpIfFalse(op, t)) => Ins::IntBinJumpIfFalse(op, k, t),
-            (Ins::Bin(op), Ins::JumpIfTrue(t)) => Ins::BinJumpIfTrue(op, t),
-            (Ins::Bool(true), Ins::JumpIfFalse(_)) => Ins::Jump(i as u32 + 2),
-            (Ins::Bool(false), Ins::JumpIfFalse(t)) if fwd(t) => Ins::Jump(t),
-            (Ins::ToBool, Ins::Jump(t)) if fwd(t) => Ins::ToBoolJump(t),
-            (Ins::Pop, Ins::Jump(t)) => Ins::PopJump(t),
-            (Ins::Prim(p), Ins::Pop) => Ins::PrimPop(p),
-            (Ins::Unit, Ins::Ret) => Ins::RetUnit,
-            (Ins::Bool(b), Ins::Ret) => Ins::RetBool(b),
+        let fused = match (code[i], next, code.get(i + 2).copied()) {
+            (Ins::Unit, Ins::Pop, Some(Ins::Jump(t))) => Ins::UnitPopJump(t),
+            (Ins::Unit, Ins::BinJumpIfFalse(op @ (Op::Eq | Op::Ne), t), _) => {
+                Ins::NoneJumpIfFalse(op == Op::Eq, t)
+            }
+            (Ins::Local(s), Ins::Prim(p), _) => Ins::LocalPrim(s, p),
+            (Ins::Local(s), Ins::Int(k), _) => Ins::LocalInt(s, k),
+            (Ins::Local(s), Ins::Role(r), _) => Ins::LocalRole(s, r),
+            (Ins::Role(r), Ins::Local(s), _) => Ins::RoleLocal(r, s),
+            (Ins::CountCall(p), Ins::Local(s), _) => Ins::CountCallLocal(p, s),
+            (Ins::Const(c), Ins::Bin(op), _) => Ins::BinK(op, c),
+            (Ins::Role(r), Ins::Bin(op), _) => Ins::BinRole(op, r),
+            (Ins::Int(k), Ins::BinJumpIfFalse(op, t), _) => Ins::IntBinJumpIfFalse(op, k, t),
+            (Ins::Bin(op), Ins::JumpIfTrue(t), _) => Ins::BinJumpIfTrue(op, t),
+            (Ins::Bool(true), Ins::JumpIfFalse(_), _) => Ins::Jump(i as u32 + 2),
+            (Ins::Bool(false), Ins::JumpIfFalse(t), _) if fwd(t) => Ins::Jump(t),
+            (Ins::ToBool, Ins::Jump(t), _) if fwd(t) => Ins::ToBoolJump(t),
+            (Ins::Pop, Ins::Jump(t), _) => Ins::PopJump(t),
+            (Ins::Prim(p), Ins::Pop, _) => Ins::PrimPop(p),
+            (Ins::Unit, Ins::Ret, _) => Ins::RetUnit,
+            (Ins::Bool(b), Ins::Ret, _) => Ins::RetBool(b),
             _ => continue,
         };
         code[i] = fused;
