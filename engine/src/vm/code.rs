@@ -186,6 +186,8 @@ pub enum Ins {
     NoneJumpIfFalse(bool, u32),
     /// Superinstruction: run a primitive, drop its value (skips one).
     PrimPop(Prim),
+    /// Superinstruction: run a primitive, store its value into a local (skips one).
+    PrimStore(Prim, u16),
     /// Superinstruction: pop a value, go to the first target if it is `true`, else to the
     /// second (a boolean value made, jumped with, then branched on: replaces `ToBool`,
     /// `Jump` and the `JumpIfFalse` jumped to).

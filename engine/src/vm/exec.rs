@@ -464,6 +464,13 @@ impl Match<'_> {
                     self.stack.pop();
                     pc += 1;
                 }
+                Ins::PrimStore(p, s) => {
+                    self.pc = pc;
+                    self.prim(p, at)?;
+                    let v = self.pop();
+                    self.store(base + s as usize, v);
+                    pc += 1;
+                }
                 Ins::JumpIfLK(op, s, k, t) => {
                     if self.cmp_lk(op, base + s as usize, k, at)? {
                         if t < at {

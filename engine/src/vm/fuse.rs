@@ -99,6 +99,8 @@ fn pairs(code: &mut [Ins]) {
         let fwd = |t: u32| t as usize > i + 1;
         let fused = match (code[i], next, code.get(i + 2).copied()) {
             (Ins::Unit, Ins::Pop, Some(Ins::Jump(t))) => Ins::UnitPopJump(t),
+            // A value pushed and dropped: nothing to do (a forward jump counts nothing).
+            (Ins::Unit, Ins::Pop, _) => Ins::Jump(i as u32 + 2),
             (Ins::Unit, Ins::BinJumpIfFalse(op @ (Op::Eq | Op::Ne), t), _) => {
                 Ins::NoneJumpIfFalse(op == Op::Eq, t)
             }
@@ -116,6 +118,7 @@ fn pairs(code: &mut [Ins]) {
             (Ins::ToBool, Ins::Jump(t), _) if fwd(t) => Ins::ToBoolJump(t),
             (Ins::Pop, Ins::Jump(t), _) => Ins::PopJump(t),
             (Ins::Prim(p), Ins::Pop, _) => Ins::PrimPop(p),
+            (Ins::Prim(p), Ins::Store(s), _) => Ins::PrimStore(p, s),
             (Ins::Unit, Ins::Ret, _) => Ins::RetUnit,
             (Ins::Bool(b), Ins::Ret, _) => Ins::RetBool(b),
             _ => continue,
