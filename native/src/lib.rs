@@ -37,6 +37,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module, default_libcall_names};
 
 mod callbacks;
+mod memo;
 mod translate;
 
 use callbacks::{Ctx, Entry, RowsEntry};
@@ -151,6 +152,11 @@ pub enum Op {
 }
 
 /// What a program calls back into. A `None` makes the program give up.
+///
+/// [`Host::prim`] and [`Host::var`] answer the same word for the same operands for as
+/// long as a run lasts (nothing the program does changes them): code compiled with
+/// [`Compiler::keep_answers`] keeps the answers of those it would ask again with the
+/// same operands (inside a loop of the program that does not change them).
 pub trait Host {
     /// A primitive of up to five operands.
     fn prim(&mut self, p: u32, args: [u64; 5]) -> Option<u64>;
@@ -204,6 +210,8 @@ pub struct Compiler {
     ctx: Context,
     fbc: FunctionBuilderContext,
     funcs: Vec<(FuncId, Func)>,
+    /// Whether the programs keep the host's answers ([`Compiler::keep_answers`]).
+    keep: bool,
 }
 
 /// A compiled program: its entry (once finished), how many inputs it reads, how many
@@ -241,7 +249,18 @@ impl Compiler {
             ctx,
             fbc: FunctionBuilderContext::new(),
             funcs: Vec::new(),
+            keep: false,
         })
+    }
+
+    /// Makes the programs added from now on keep the host's answers to
+    /// [`Host::prim`] and [`Host::var`] inside their loops: a callback whose operands the
+    /// loop around it does not change is made once for the same operands, not once per
+    /// round (the host must answer the same operands the same for a whole run, as
+    /// [`Host`] says). A program compiled so asks the host less often than
+    /// [`Compiler::add`] otherwise does, and gives the same value.
+    pub fn keep_answers(&mut self, keep: bool) {
+        self.keep = keep;
     }
 
     /// Adds a table of 64 words for [`Op::Spread`] and [`Op::Entry`]: 32 areas of the
@@ -292,7 +311,7 @@ impl Compiler {
         let cfg = self.module.target_config();
         let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fbc);
         let tables: Vec<usize> = self.tables.iter().map(|t| t.as_ptr() as usize).collect();
-        let built = translate(b, prog, cb_sig, &tables, rows).map(|b| b.finalize(cfg));
+        let built = translate(b, prog, cb_sig, &tables, rows, self.keep).map(|b| b.finalize(cfg));
         let defined = built.and_then(|()| {
             let err = |e: cranelift_module::ModuleError| Error::Codegen(e.to_string());
             let id = (self.module)

@@ -12,6 +12,7 @@ use crate::callbacks::{
     CALLS, CALLS_CAP, Callback, FAIL, LIMIT, NCALLS, OPS, STATE, cb_call, cb_count, cb_moves,
     cb_prim, cb_var,
 };
+use crate::memo::Memos;
 use crate::{BinOp, Error, Op};
 
 /// The state bytes a program reading them needs ([`Op::CountIn`]).
@@ -154,6 +155,7 @@ pub(crate) fn translate<'a>(
     cb_sig: Signature,
     tables: &[usize],
     rows: Option<u16>,
+    keep: bool,
 ) -> Result<FunctionBuilder<'a>, Error> {
     let regs = 256;
     let vars: Vec<Variable> = (0..regs).map(|_| b.declare_var(I64)).collect();
@@ -172,6 +174,7 @@ pub(crate) fn translate<'a>(
     // rows): nothing writes it while the code runs, so Cranelift may move such a load to
     // where its value is used, out of the rows' loop, or share it.
     let fixed = flags.with_readonly().with_can_move();
+    let memos = Memos::new(&mut b, prog, !keep || rows.is_some(), zero);
     let rows = match rows {
         Some(r) => Some(Rows::open(
             &mut b,
@@ -241,12 +244,15 @@ pub(crate) fn translate<'a>(
                 _ => set!(a, b.ins().load(I64, fixed, input, i32::from(*i) * 8)),
             },
             Op::Var(a, v, t) => {
-                let v = k(&mut b, u64::from(*v));
-                let t = match t {
-                    Some(t) => r(&mut b, *t),
-                    None => zero,
-                };
-                set!(a, call(&mut b, cb_var, [v, t, zero, zero, zero, zero]));
+                let w = memos.answer(&mut b, pc, &vars, |b| {
+                    let v = k(b, u64::from(*v));
+                    let t = match t {
+                        Some(t) => r(b, *t),
+                        None => zero,
+                    };
+                    call(b, cb_var, [v, t, zero, zero, zero, zero])
+                });
+                set!(a, w);
             }
             Op::Not(a, x) => {
                 let x = r(&mut b, *x);
@@ -274,9 +280,12 @@ pub(crate) fn translate<'a>(
                 set!(a, b.ins().ishl(one, x));
             }
             Op::Prim(a, p, xs) => {
-                let p = k(&mut b, u64::from(*p));
-                let [x0, x1, x2, x3, x4] = xs.map(|x| r(&mut b, x));
-                set!(a, call(&mut b, cb_prim, [p, x0, x1, x2, x3, x4]));
+                let w = memos.answer(&mut b, pc, &vars, |b| {
+                    let p = k(b, u64::from(*p));
+                    let [x0, x1, x2, x3, x4] = xs.map(|x| r(b, x));
+                    call(b, cb_prim, [p, x0, x1, x2, x3, x4])
+                });
+                set!(a, w);
             }
             Op::MoveEnd(a, x, from) => {
                 let x = r(&mut b, *x);

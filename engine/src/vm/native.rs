@@ -69,6 +69,10 @@ fn compile_with(
         return None;
     }
     let mut c = Compiler::new().ok()?;
+    // The match answers the same for a whole run: a loop's callbacks of operands it does
+    // not change (a team's state variable, a side's goal line read in every round) are
+    // made once a run.
+    c.keep_answers(true);
     let tables = Tables::new(board, rs.count_cap, &mut c);
     let mut leaves = Vec::new();
     let fns = (translate(&tables, &mut leaves).into_iter())
