@@ -214,11 +214,10 @@ fn translate(
     once: Once,
 ) -> Option<(Vec<Op>, Vec<Input>)> {
     let mut inputs: Vec<Input> = Vec::new();
+    // An input read twice (a local or a role read by several inlined procedures, a
+    // loop's setup roles) is read once: nothing changes it while the program runs.
     let mut input = |i: Input| -> Option<u16> {
-        let n = match i {
-            Input::Prim(_) | Input::Var(..) => inputs.iter().position(|x| *x == i),
-            Input::Local(..) | Input::Role(_) => None,
-        };
+        let n = inputs.iter().position(|x| *x == i);
         let n = n.unwrap_or_else(|| {
             inputs.push(i);
             inputs.len() - 1
@@ -370,13 +369,7 @@ impl NativeFn {
     /// Reads the inputs other than those of frame local `skip` (`u16::MAX`: none) into
     /// `words`: which inputs read `skip` (bit `i`: input `i`), `None` when an input is
     /// not a word of its kind.
-    fn read_inputs(
-        &self,
-        m: &Match<'_>,
-        base: usize,
-        skip: u16,
-        words: &mut [u64; MAX_INPUTS],
-    ) -> Option<u32> {
+    fn read_inputs(&self, m: &Match<'_>, base: usize, skip: u16, words: &mut [u64]) -> Option<u32> {
         let mut skipped = 0;
         for (n, (w, i)) in words.iter_mut().zip(self.inputs.iter()).enumerate() {
             *w = match *i {
@@ -405,8 +398,14 @@ impl NativeFn {
         if self.counts {
             read_counts(m, &mut counts)?;
         }
-        let mut words = [0u64; MAX_INPUTS];
-        self.read_inputs(m, base, u16::MAX, &mut words)?;
+        // Most loops read a few inputs: 64 bytes cleared for them, not 256.
+        let (mut few, mut all) = ([0u64; FEW_INPUTS], None);
+        let words: &mut [u64] = if self.inputs.len() <= FEW_INPUTS {
+            &mut few
+        } else {
+            all.insert([0u64; MAX_INPUTS])
+        };
+        self.read_inputs(m, base, u16::MAX, words)?;
         let words = &words[..self.inputs.len()];
         let mut ops = m.ops;
         let limit = m.limits.ops_per_stage;
@@ -426,6 +425,9 @@ impl NativeFn {
         w.map(|_| ())
     }
 }
+
+/// The inputs a loop's words are read into without clearing [`MAX_INPUTS`] of them.
+const FEW_INPUTS: usize = 8;
 
 /// The word kind of a type the lowering found to be a word's.
 fn kind(ty: crate::value::Ty) -> K {
