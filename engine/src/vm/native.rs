@@ -15,7 +15,7 @@ use fuba_native::{BinOp, Compiler, Grid, Host, Op};
 
 pub(super) mod score;
 
-use super::found::{Found, push_found};
+use super::found::{Found, MAX_FOUND, push_found};
 use super::machine::{Match, Program};
 use super::native_code::{Input, Leaf, MAX_INPUTS, Native, NativeFn};
 use super::word::{K, W, WOp, WordProg, value, value_word, word_signature};
@@ -73,6 +73,9 @@ fn compile_with(
     // not change (a team's state variable, a side's goal line read in every round) are
     // made once a run.
     c.keep_answers(true);
+    // A loop's moves found are kept by the code and told once, when it ends (a callback
+    // per move cost about 45 instructions).
+    c.keep_moves(true);
     let tables = Tables::new(board, rs.count_cap, &mut c);
     let mut leaves = Vec::new();
     let fns = (translate(&tables, &mut leaves).into_iter())
@@ -344,6 +347,24 @@ impl Host for MatchHost<'_, '_> {
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
         let f = (acc, team as u8, from as u8, AreaSet(dests as u32));
         push_found(self.found.as_deref_mut()?, f)
+    }
+
+    fn moves(&mut self, words: &[u64]) -> Option<()> {
+        let found = self.found.as_deref_mut()?;
+        let f = |w: u64| {
+            (
+                w as u8,
+                (w >> 8) as u8,
+                (w >> 16) as u8,
+                AreaSet((w >> 32) as u32),
+            )
+        };
+        if found.len() + words.len() <= MAX_FOUND {
+            // All of them fit: one reservation, no test per move.
+            found.extend(words.iter().map(|&w| f(w)));
+            return Some(());
+        }
+        words.iter().try_for_each(|&w| push_found(found, f(w)))
     }
 
     fn call(&mut self, f: u32, words: [u64; 5], ops: &mut u64) -> Option<u64> {
