@@ -392,13 +392,16 @@ impl NativeFn {
     /// not a word of its kind.
     fn read_inputs(&self, m: &Match<'_>, base: usize, skip: u16, words: &mut [u64]) -> Option<u32> {
         let mut skipped = 0;
+        let frame = m.stack.get(base..)?;
         for (n, (w, i)) in words.iter_mut().zip(self.inputs.iter()).enumerate() {
             *w = match *i {
-                Input::Local(s, _) if s == skip => {
-                    skipped |= 1 << n;
-                    continue;
+                Input::Local(s, k) => {
+                    if s == skip {
+                        skipped |= 1 << n;
+                        continue;
+                    }
+                    local_word(frame.get(usize::from(s))?, k)?
                 }
-                Input::Local(s, k) => value_word(m.stack.get(base + s as usize)?, k)?,
                 Input::Role(r) => u64::from(m.role(r)),
                 Input::Prim(..) | Input::Var(..) => read_once(m, *i)?,
             };
@@ -449,6 +452,17 @@ impl NativeFn {
 
 /// The inputs a loop's words are read into without clearing [`MAX_INPUTS`] of them.
 const FEW_INPUTS: usize = 8;
+
+/// A local's word: [`value_word`] with the kinds loops read most tested first.
+#[inline(always)]
+fn local_word(v: &crate::value::Value, k: K) -> Option<u64> {
+    use crate::value::Value;
+    match (v, k) {
+        (Value::Areas(s), K::Areas) => Some(u64::from(s.0)),
+        (Value::Team(t), K::Team) => Some(u64::from(*t)),
+        _ => value_word(v, k),
+    }
+}
 
 /// The word kind of a type the lowering found to be a word's.
 fn kind(ty: crate::value::Ty) -> K {
