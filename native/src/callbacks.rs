@@ -27,6 +27,14 @@ pub(crate) struct Ctx {
     /// [`CALLS_CAP`]) and when the run ends ([`Ctx::flush`]).
     /// (Left unwritten when a call starts: only the first `ncalls` are read.)
     pub(crate) calls: MaybeUninit<[u32; CALLS_CAP as usize]>,
+    /// How many of `moves` hold moves found not yet told to the host.
+    pub(crate) nmoves: u64,
+    /// Moves found by [`crate::Op::AddMoves`] in code compiled with
+    /// [`crate::Compiler::keep_moves`], kept here by the machine code itself as words
+    /// (`acc | team << 8 | from << 16 | dests << 32`) and told to [`Host::moves`] when
+    /// the run ends ([`Ctx::flush`]) or, past [`MOVES_CAP`], before the next one.
+    /// (Left unwritten when a call starts: only the first `nmoves` are read.)
+    pub(crate) moves: MaybeUninit<[u64; MOVES_CAP as usize]>,
 }
 
 impl Ctx {
@@ -40,6 +48,8 @@ impl Ctx {
             state: state.as_ptr(),
             ncalls: 0,
             calls: MaybeUninit::uninit(),
+            nmoves: 0,
+            moves: MaybeUninit::uninit(),
         }
     }
 
@@ -50,6 +60,32 @@ impl Ctx {
         if self.ncalls != 0 {
             flush(self);
         }
+        if self.nmoves != 0 {
+            flush_moves(self);
+        }
+    }
+}
+
+/// Tells the host the moves kept and not yet told ([`Ctx::moves`]), in order; a refusal
+/// or a panic in the host makes the run give up. (Out of line: a score's runs, which
+/// find no moves, only test the count.)
+#[inline(never)]
+fn flush_moves(ctx: *mut Ctx) {
+    // SAFETY: `ctx` is the live context of the running call (as `host`); the code wrote
+    // the first `nmoves` words of the buffer (at most `MOVES_CAP`) before it counted them.
+    let n = unsafe { ((*ctx).nmoves as usize).min(MOVES_CAP as usize) };
+    if n == 0 {
+        return;
+    }
+    let moves: &[u64] =
+        unsafe { std::slice::from_raw_parts((*ctx).moves.as_ptr().cast::<u64>(), n) };
+    // SAFETY: as above.
+    unsafe { (*ctx).nmoves = 0 };
+    let h = unsafe { host(ctx) };
+    let told = catch_unwind(AssertUnwindSafe(|| h.moves(moves)));
+    if !matches!(told, Ok(Some(()))) {
+        // SAFETY: as above.
+        unsafe { (*ctx).fail = 1 };
     }
 }
 
@@ -85,6 +121,11 @@ pub(crate) const NCALLS: i32 = 40;
 pub(crate) const CALLS: i32 = 48;
 /// The most counted calls the code keeps before telling the host.
 pub(crate) const CALLS_CAP: u64 = 32;
+pub(crate) const NMOVES: i32 = 176;
+pub(crate) const MOVES: i32 = 184;
+/// The most moves found the code keeps before telling the host (a host that takes at
+/// most this many in a run refuses at the same move as when told each at once).
+pub(crate) const MOVES_CAP: u64 = 128;
 
 const _: () = {
     use std::mem::offset_of;
@@ -94,6 +135,8 @@ const _: () = {
     assert!(offset_of!(Ctx, state) == STATE as usize);
     assert!(offset_of!(Ctx, ncalls) == NCALLS as usize);
     assert!(offset_of!(Ctx, calls) == CALLS as usize);
+    assert!(offset_of!(Ctx, nmoves) == NMOVES as usize);
+    assert!(offset_of!(Ctx, moves) == MOVES as usize);
 };
 
 /// The host behind a context.
@@ -183,7 +226,12 @@ pub(crate) extern "C" fn cb_moves(
     _: u64,
     _: u64,
 ) -> u64 {
+    // The moves kept are told first (the code calls back when it has no room left).
+    flush_moves(ctx);
     // SAFETY: as `cb_prim`.
+    if unsafe { (*ctx).fail } != 0 {
+        return 0;
+    }
     let h = unsafe { host(ctx) };
     let r = catch_unwind(AssertUnwindSafe(|| {
         h.add_moves(acc as u8, t, from, dests).map(|_| 0)
@@ -224,3 +272,70 @@ pub(crate) type Entry = extern "C" fn(*mut Ctx, *const u64) -> u64;
 /// A rows function's ([`crate::Compiler::add_rows`]): the context, its inputs, the rows,
 /// how many, and where their values go; how many ran to the end back.
 pub(crate) type RowsEntry = extern "C" fn(*mut Ctx, *const u64, *const u64, u64, *mut u64) -> u64;
+
+#[cfg(test)]
+mod tests {
+    use crate::{BinOp, Compiler, Host, Op};
+
+    /// Takes moves up to a number, noting each, and refuses past it.
+    struct Taking(usize, Vec<(u8, u64, u64, u64)>);
+
+    impl Host for Taking {
+        fn prim(&mut self, _: u32, _: [u64; 5]) -> Option<u64> {
+            None
+        }
+        fn var(&mut self, _: u32, _: u64) -> Option<u64> {
+            None
+        }
+        fn count(&mut self, _: u32) {}
+        fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()> {
+            self.1.push((acc, team, from, dests));
+            (self.1.len() <= self.0).then_some(())
+        }
+    }
+
+    /// Input 1 rounds of adding moves (team input 0, start the round's number, and
+    /// destinations its square into set 3) then the count of rounds.
+    fn prog() -> Vec<Op> {
+        vec![
+            Op::Input(0, 0),
+            Op::Input(1, 1),
+            Op::Const(2, 0),
+            Op::Const(3, 1),
+            Op::Bin(BinOp::Lt, 4, 2, 1),
+            Op::JumpIfNot(4, 10),
+            Op::Bin(BinOp::Mul, 5, 2, 2),
+            Op::AddMoves(3, [0, 2, 5]),
+            Op::Bin(BinOp::Add, 2, 2, 3),
+            Op::Jump(4),
+            Op::Ret(2),
+        ]
+    }
+
+    /// Kept moves reach the host as they would one by one: the same moves in the same
+    /// order, the same refusal at the same move, past the room the code keeps.
+    #[test]
+    fn kept_moves_are_told_as_found() {
+        let run = |keep: bool, rounds: u64, take: usize| {
+            let mut c = Compiler::new().unwrap();
+            c.keep_moves(keep);
+            let f = c.add(&prog()).unwrap();
+            let code = c.finish().unwrap();
+            let mut host = Taking(take, Vec::new());
+            let mut ops = 0;
+            let w = code.run(f, &mut host, &[1, rounds], &mut ops, u64::MAX);
+            (w, ops, host.1)
+        };
+        for (rounds, take) in [(0, 9), (5, 9), (5, 3), (200, 500), (200, 128), (200, 150)] {
+            let kept = run(true, rounds, take);
+            assert_eq!(
+                kept,
+                run(false, rounds, take),
+                "{rounds} rounds, {take} taken"
+            );
+            assert_eq!(kept.0.is_some(), rounds as usize <= take);
+        }
+        let (_, _, told) = run(true, 3, 9);
+        assert_eq!(told, [(3, 1, 0, 0), (3, 1, 1, 1), (3, 1, 2, 4)]);
+    }
+}

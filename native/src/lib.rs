@@ -37,6 +37,8 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module, default_libcall_names};
 
 mod callbacks;
+mod memo;
+mod rows;
 mod translate;
 
 use callbacks::{Ctx, Entry, RowsEntry};
@@ -151,6 +153,11 @@ pub enum Op {
 }
 
 /// What a program calls back into. A `None` makes the program give up.
+///
+/// [`Host::prim`] and [`Host::var`] answer the same word for the same operands for as
+/// long as a run lasts (nothing the program does changes them): code compiled with
+/// [`Compiler::keep_answers`] keeps the answers of those it would ask again with the
+/// same operands (inside a loop of the program that does not change them).
 pub trait Host {
     /// A primitive of up to five operands.
     fn prim(&mut self, p: u32, args: [u64; 5]) -> Option<u64>;
@@ -169,6 +176,18 @@ pub trait Host {
     }
     /// Moves found: into gathering set `acc`, for the team, from an area to a set.
     fn add_moves(&mut self, acc: u8, team: u64, from: u64, dests: u64) -> Option<()>;
+    /// [`Host::add_moves`] of moves found, in order, each a word `acc | team << 8 |
+    /// from << 16 | dests << 32` (team and start under 256, destinations 32 bits): code
+    /// compiled with [`Compiler::keep_moves`] keeps the moves it finds and tells them
+    /// here when the run ends (given up or not), or when it has no room left before the
+    /// next one. A `None` makes the run give up.
+    fn moves(&mut self, words: &[u64]) -> Option<()> {
+        for &w in words {
+            let byte = |s: u32| (w >> s) & 0xff;
+            self.add_moves(w as u8, byte(8), byte(16), w >> 32)?;
+        }
+        Some(())
+    }
     /// A unit of the host's own code run to its end with up to five operands: its value,
     /// the operations it counted added to `ops` (the program's count so far). A host
     /// without such units refuses.
@@ -204,6 +223,10 @@ pub struct Compiler {
     ctx: Context,
     fbc: FunctionBuilderContext,
     funcs: Vec<(FuncId, Func)>,
+    /// Whether the programs keep the host's answers ([`Compiler::keep_answers`]).
+    keep: bool,
+    /// Whether they keep the moves they find ([`Compiler::keep_moves`]).
+    keep_moves: bool,
 }
 
 /// A compiled program: its entry (once finished), how many inputs it reads, how many
@@ -241,7 +264,29 @@ impl Compiler {
             ctx,
             fbc: FunctionBuilderContext::new(),
             funcs: Vec::new(),
+            keep: false,
+            keep_moves: false,
         })
+    }
+
+    /// Makes the programs added from now on keep the host's answers to
+    /// [`Host::prim`] and [`Host::var`] inside their loops: a callback whose operands the
+    /// loop around it does not change is made once for the same operands, not once per
+    /// round (the host must answer the same operands the same for a whole run, as
+    /// [`Host`] says). A program compiled so asks the host less often than
+    /// [`Compiler::add`] otherwise does, and gives the same value.
+    pub fn keep_answers(&mut self, keep: bool) {
+        self.keep = keep;
+    }
+
+    /// Makes the programs added from now on (other than rows functions) keep the moves
+    /// they find ([`Op::AddMoves`]) in the call's own memory and tell them to
+    /// [`Host::moves`] when the run ends, in order, instead of calling
+    /// [`Host::add_moves`] for each as it is found; past 128 kept, the code tells those
+    /// before it calls back for the next one. The host learns the same moves in the same
+    /// order, later.
+    pub fn keep_moves(&mut self, keep: bool) {
+        self.keep_moves = keep;
     }
 
     /// Adds a table of 64 words for [`Op::Spread`] and [`Op::Entry`]: 32 areas of the
@@ -292,7 +337,8 @@ impl Compiler {
         let cfg = self.module.target_config();
         let b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fbc);
         let tables: Vec<usize> = self.tables.iter().map(|t| t.as_ptr() as usize).collect();
-        let built = translate(b, prog, cb_sig, &tables, rows).map(|b| b.finalize(cfg));
+        let built = translate(b, prog, cb_sig, &tables, rows, (self.keep, self.keep_moves))
+            .map(|b| b.finalize(cfg));
         let defined = built.and_then(|()| {
             let err = |e: cranelift_module::ModuleError| Error::Codegen(e.to_string());
             let id = (self.module)

@@ -9,9 +9,11 @@ use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 use crate::callbacks::{
-    CALLS, CALLS_CAP, Callback, FAIL, LIMIT, NCALLS, OPS, STATE, cb_call, cb_count, cb_moves,
-    cb_prim, cb_var,
+    CALLS, CALLS_CAP, Callback, FAIL, LIMIT, MOVES, MOVES_CAP, NCALLS, NMOVES, OPS, STATE, cb_call,
+    cb_count, cb_moves, cb_prim, cb_var,
 };
+use crate::memo::Memos;
+use crate::rows::Rows;
 use crate::{BinOp, Error, Op};
 
 /// The state bytes a program reading them needs ([`Op::CountIn`]).
@@ -74,74 +76,6 @@ fn leaders(prog: &[Op]) -> BTreeSet<usize> {
     at
 }
 
-/// A function that runs its program once per row ([`crate::Compiler::add_rows`]): the
-/// input the rows stand for, and the variables of the loop around the program.
-struct Rows {
-    /// The input each row's word stands for.
-    input: u16,
-    /// The row being run.
-    i: Variable,
-    /// Its word.
-    word: Variable,
-    /// The operations counted before it (restored when it gives up).
-    before: Variable,
-    /// Where the values go.
-    out: Value,
-    /// The loop's head, where a `Ret` goes on with the next row.
-    head: Block,
-}
-
-impl Rows {
-    /// The loop around the program, from the function's entry block (current in `b`,
-    /// with the rows, their number and `out` as its third to fifth parameters):
-    /// the head takes the next row or returns how many ran; a run zeroes the registers,
-    /// puts the row's word in its variable, notes the operations counted so far, and
-    /// goes on at the program's first block `start`.
-    fn open(
-        b: &mut FunctionBuilder,
-        input: u16,
-        (entry, ctx, zero, start): (Block, Value, Value, Block),
-        vars: &[Variable],
-        flags: (MemFlagsData, MemFlagsData),
-    ) -> Rows {
-        let p = b.block_params(entry);
-        let (rows, n, out) = (p[2], p[3], p[4]);
-        let (i, word, before) = (b.declare_var(I64), b.declare_var(I64), b.declare_var(I64));
-        b.def_var(i, zero);
-        b.def_var(word, zero);
-        b.def_var(before, zero);
-        let (head, run, all) = (b.create_block(), b.create_block(), b.create_block());
-        b.ins().jump(head, &[]);
-        b.switch_to_block(head);
-        let at = b.use_var(i);
-        let left = b.ins().icmp(IntCC::UnsignedLessThan, at, n);
-        b.ins().brif(left, run, &[], all, &[]);
-        b.switch_to_block(all);
-        let ran = b.use_var(i);
-        b.ins().return_(&[ran]);
-        b.switch_to_block(run);
-        for v in vars {
-            b.def_var(*v, zero);
-        }
-        let at = b.use_var(i);
-        let off = b.ins().ishl_imm_u(at, 3);
-        let at = b.ins().iadd(rows, off);
-        let w = b.ins().load(I64, flags.1, at, 0);
-        b.def_var(word, w);
-        let ops = b.ins().load(I64, flags.0, ctx, OPS);
-        b.def_var(before, ops);
-        b.ins().jump(start, &[]);
-        Rows {
-            input,
-            i,
-            word,
-            before,
-            out,
-            head,
-        }
-    }
-}
-
 /// The function of a program, in `b`: `fn(ctx, inputs) -> value`, or with `rows` (the
 /// input its rows stand for) `fn(ctx, inputs, rows, n, out) -> runs`, which runs the
 /// program once per row, its values into `out`, until one gives up, and returns how many
@@ -154,6 +88,7 @@ pub(crate) fn translate<'a>(
     cb_sig: Signature,
     tables: &[usize],
     rows: Option<u16>,
+    (keep, keep_moves): (bool, bool),
 ) -> Result<FunctionBuilder<'a>, Error> {
     let regs = 256;
     let vars: Vec<Variable> = (0..regs).map(|_| b.declare_var(I64)).collect();
@@ -172,6 +107,7 @@ pub(crate) fn translate<'a>(
     // rows): nothing writes it while the code runs, so Cranelift may move such a load to
     // where its value is used, out of the rows' loop, or share it.
     let fixed = flags.with_readonly().with_can_move();
+    let memos = Memos::new(&mut b, prog, !keep || rows.is_some(), zero);
     let rows = match rows {
         Some(r) => Some(Rows::open(
             &mut b,
@@ -241,12 +177,15 @@ pub(crate) fn translate<'a>(
                 _ => set!(a, b.ins().load(I64, fixed, input, i32::from(*i) * 8)),
             },
             Op::Var(a, v, t) => {
-                let v = k(&mut b, u64::from(*v));
-                let t = match t {
-                    Some(t) => r(&mut b, *t),
-                    None => zero,
-                };
-                set!(a, call(&mut b, cb_var, [v, t, zero, zero, zero, zero]));
+                let w = memos.answer(&mut b, pc, &vars, |b| {
+                    let v = k(b, u64::from(*v));
+                    let t = match t {
+                        Some(t) => r(b, *t),
+                        None => zero,
+                    };
+                    call(b, cb_var, [v, t, zero, zero, zero, zero])
+                });
+                set!(a, w);
             }
             Op::Not(a, x) => {
                 let x = r(&mut b, *x);
@@ -274,9 +213,12 @@ pub(crate) fn translate<'a>(
                 set!(a, b.ins().ishl(one, x));
             }
             Op::Prim(a, p, xs) => {
-                let p = k(&mut b, u64::from(*p));
-                let [x0, x1, x2, x3, x4] = xs.map(|x| r(&mut b, x));
-                set!(a, call(&mut b, cb_prim, [p, x0, x1, x2, x3, x4]));
+                let w = memos.answer(&mut b, pc, &vars, |b| {
+                    let p = k(b, u64::from(*p));
+                    let [x0, x1, x2, x3, x4] = xs.map(|x| r(b, x));
+                    call(b, cb_prim, [p, x0, x1, x2, x3, x4])
+                });
+                set!(a, w);
             }
             Op::MoveEnd(a, x, from) => {
                 let x = r(&mut b, *x);
@@ -363,6 +305,30 @@ pub(crate) fn translate<'a>(
                 let go = next().ok_or(Error::Program("a count at the end"))?;
                 tick(&mut b, go);
                 open = false;
+            }
+            Op::AddMoves(acc, [t, from, dests]) if keep_moves && rows.is_none() => {
+                // Kept in the context while there is room (told to the host when the run
+                // ends: `Ctx::moves`), else called back for.
+                let (t, from, dests) = (r(&mut b, *t), r(&mut b, *from), r(&mut b, *dests));
+                let word = moves_word(&mut b, *acc, t, from, dests);
+                let n = b.ins().load(I64, flags, ctx, NMOVES);
+                let full =
+                    b.ins()
+                        .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, n, MOVES_CAP as i64);
+                let (keep, back, done) = (b.create_block(), b.create_block(), b.create_block());
+                b.ins().brif(full, back, &[], keep, &[]);
+                b.switch_to_block(keep);
+                let at = b.ins().ishl_imm_u(n, 3);
+                let at = b.ins().iadd(ctx, at);
+                b.ins().store(flags, word, at, MOVES);
+                let n = b.ins().iadd_imm_s(n, 1);
+                b.ins().store(flags, n, ctx, NMOVES);
+                b.ins().jump(done, &[]);
+                b.switch_to_block(back);
+                let acc = k(&mut b, u64::from(*acc));
+                call(&mut b, cb_moves, [acc, t, from, dests, zero, zero]);
+                b.ins().jump(done, &[]);
+                b.switch_to_block(done);
             }
             Op::AddMoves(acc, [t, from, dests]) => {
                 let acc = k(&mut b, u64::from(*acc));
@@ -589,4 +555,18 @@ fn bin(b: &mut FunctionBuilder, o: BinOp, x: Value, y: Value, give_up: Block) ->
         BinOp::Max => b.ins().smax(x, y),
         BinOp::Min => b.ins().smin(x, y),
     }
+}
+
+/// A move found as the word [`crate::Host::moves`] reads: `acc | team << 8 | from << 16 |
+/// dests << 32` (team and start cut to 8 bits, destinations to 32, as the host reads
+/// them from [`crate::Host::add_moves`]'s words).
+fn moves_word(b: &mut FunctionBuilder, acc: u8, t: Value, from: Value, dests: Value) -> Value {
+    let t = b.ins().band_imm_u(t, 0xff);
+    let t = b.ins().ishl_imm_u(t, 8);
+    let from = b.ins().band_imm_u(from, 0xff);
+    let from = b.ins().ishl_imm_u(from, 16);
+    let dests = b.ins().ishl_imm_u(dests, 32);
+    let w = b.ins().bor(t, from);
+    let w = b.ins().bor(w, dests);
+    b.ins().bor_imm_u(w, i64::from(acc))
 }

@@ -15,7 +15,7 @@ use fuba_native::{BinOp, Compiler, Grid, Host, Op};
 
 pub(super) mod score;
 
-use super::found::{Found, push_found};
+use super::found::{Found, MAX_FOUND, push_found};
 use super::machine::{Match, Program};
 use super::native_code::{Input, Leaf, MAX_INPUTS, Native, NativeFn};
 use super::word::{K, W, WOp, WordProg, value, value_word, word_signature};
@@ -69,6 +69,13 @@ fn compile_with(
         return None;
     }
     let mut c = Compiler::new().ok()?;
+    // The match answers the same for a whole run: a loop's callbacks of operands it does
+    // not change (a team's state variable, a side's goal line read in every round) are
+    // made once a run.
+    c.keep_answers(true);
+    // A loop's moves found are kept by the code and told once, when it ends (a callback
+    // per move cost about 45 instructions).
+    c.keep_moves(true);
     let tables = Tables::new(board, rs.count_cap, &mut c);
     let mut leaves = Vec::new();
     let fns = (translate(&tables, &mut leaves).into_iter())
@@ -210,11 +217,10 @@ fn translate(
     once: Once,
 ) -> Option<(Vec<Op>, Vec<Input>)> {
     let mut inputs: Vec<Input> = Vec::new();
+    // An input read twice (a local or a role read by several inlined procedures, a
+    // loop's setup roles) is read once: nothing changes it while the program runs.
     let mut input = |i: Input| -> Option<u16> {
-        let n = match i {
-            Input::Prim(_) | Input::Var(..) => inputs.iter().position(|x| *x == i),
-            Input::Local(..) | Input::Role(_) => None,
-        };
+        let n = inputs.iter().position(|x| *x == i);
         let n = n.unwrap_or_else(|| {
             inputs.push(i);
             inputs.len() - 1
@@ -343,6 +349,24 @@ impl Host for MatchHost<'_, '_> {
         push_found(self.found.as_deref_mut()?, f)
     }
 
+    fn moves(&mut self, words: &[u64]) -> Option<()> {
+        let found = self.found.as_deref_mut()?;
+        let f = |w: u64| {
+            (
+                w as u8,
+                (w >> 8) as u8,
+                (w >> 16) as u8,
+                AreaSet((w >> 32) as u32),
+            )
+        };
+        if found.len() + words.len() <= MAX_FOUND {
+            // All of them fit: one reservation, no test per move.
+            found.extend(words.iter().map(|&w| f(w)));
+            return Some(());
+        }
+        words.iter().try_for_each(|&w| push_found(found, f(w)))
+    }
+
     fn call(&mut self, f: u32, words: [u64; 5], ops: &mut u64) -> Option<u64> {
         let Leaf::Call(p) = *self.leaves.get(f as usize)? else {
             return None;
@@ -366,21 +390,18 @@ impl NativeFn {
     /// Reads the inputs other than those of frame local `skip` (`u16::MAX`: none) into
     /// `words`: which inputs read `skip` (bit `i`: input `i`), `None` when an input is
     /// not a word of its kind.
-    fn read_inputs(
-        &self,
-        m: &Match<'_>,
-        base: usize,
-        skip: u16,
-        words: &mut [u64; MAX_INPUTS],
-    ) -> Option<u32> {
+    fn read_inputs(&self, m: &Match<'_>, base: usize, skip: u16, words: &mut [u64]) -> Option<u32> {
         let mut skipped = 0;
+        let frame = m.stack.get(base..)?;
         for (n, (w, i)) in words.iter_mut().zip(self.inputs.iter()).enumerate() {
             *w = match *i {
-                Input::Local(s, _) if s == skip => {
-                    skipped |= 1 << n;
-                    continue;
+                Input::Local(s, k) => {
+                    if s == skip {
+                        skipped |= 1 << n;
+                        continue;
+                    }
+                    local_word(frame.get(usize::from(s))?, k)?
                 }
-                Input::Local(s, k) => value_word(m.stack.get(base + s as usize)?, k)?,
                 Input::Role(r) => u64::from(m.role(r)),
                 Input::Prim(..) | Input::Var(..) => read_once(m, *i)?,
             };
@@ -401,8 +422,14 @@ impl NativeFn {
         if self.counts {
             read_counts(m, &mut counts)?;
         }
-        let mut words = [0u64; MAX_INPUTS];
-        self.read_inputs(m, base, u16::MAX, &mut words)?;
+        // Most loops read a few inputs: 64 bytes cleared for them, not 256.
+        let (mut few, mut all) = ([0u64; FEW_INPUTS], None);
+        let words: &mut [u64] = if self.inputs.len() <= FEW_INPUTS {
+            &mut few
+        } else {
+            all.insert([0u64; MAX_INPUTS])
+        };
+        self.read_inputs(m, base, u16::MAX, words)?;
         let words = &words[..self.inputs.len()];
         let mut ops = m.ops;
         let limit = m.limits.ops_per_stage;
@@ -420,6 +447,20 @@ impl NativeFn {
             host.m.take_back_calls(*undo);
         }
         w.map(|_| ())
+    }
+}
+
+/// The inputs a loop's words are read into without clearing [`MAX_INPUTS`] of them.
+const FEW_INPUTS: usize = 8;
+
+/// A local's word: [`value_word`] with the kinds loops read most tested first.
+#[inline(always)]
+fn local_word(v: &crate::value::Value, k: K) -> Option<u64> {
+    use crate::value::Value;
+    match (v, k) {
+        (Value::Areas(s), K::Areas) => Some(u64::from(s.0)),
+        (Value::Team(t), K::Team) => Some(u64::from(*t)),
+        _ => value_word(v, k),
     }
 }
 
