@@ -132,6 +132,19 @@ pub(super) enum State {
     Failed,
 }
 
+/// What the steps that load code (procedures, tables, triggers) share: the file, the
+/// declared collections, the resolver their code waits in, and the errors found.
+pub(super) struct CodeLoad<'a> {
+    /// The ruleset's file, for places in messages.
+    pub file: &'a SourceFile,
+    /// The declared collections, whose entries expand in code.
+    pub colls: &'a mut Collections,
+    /// Where code waits to be compiled.
+    pub resolver: &'a mut Resolver,
+    /// The errors found so far.
+    pub errors: &'a mut Vec<Diagnostic>,
+}
+
 /// Compiles procedures and tables on first use, so that a call knows the type of what it
 /// calls; finds a procedure or table that reaches itself. It reads the ruleset and keeps
 /// what it compiles; [`Resolver::compile_waiting`] stores it in the ruleset.

@@ -14,7 +14,7 @@
 use crate::compile::{Compiler, ProcResolver, Products, Resolved};
 use crate::ir::Stmt;
 use crate::ruleset::diag::Diagnostic;
-use crate::ruleset::model::{Breakdown, Figure, FigureTest, Ruleset, Unit};
+use crate::ruleset::model::{Breakdown, Figure, FigureTest, Ruleset};
 use crate::ruleset::raw::{RawEventFigure, RawFigure, RawRuleset};
 use crate::value::{Sym, Ty};
 use crate::vm::Counters;
@@ -294,11 +294,7 @@ fn compile_test(
         .iter()
         .map(|(f, _)| rs.symbol(*f).to_string())
         .collect();
-    let unit = rs.units.len() as u32;
-    rs.units.push(Unit {
-        rule: format!("figures.{name}"),
-        section: String::new(),
-    });
+    let unit = rs.add_unit(format!("figures.{name}"), String::new());
     // `{name}` names a field as in narration, and is how a field named like a keyword
     // (`from`) is written: it reads as `_name_`, which takes as many characters, so
     // positions in the file still match.

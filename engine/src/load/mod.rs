@@ -37,7 +37,7 @@ use crate::files::{FileKind, read_text};
 use crate::ruleset::diag::{Diagnostic, LoadErrors, SourceFile};
 use crate::ruleset::model::Ruleset;
 use crate::ruleset::raw::RawRuleset;
-use code::Resolver;
+use code::{CodeLoad, Resolver};
 use collections::Collections;
 
 pub use chain::EditionLookup;
@@ -132,12 +132,18 @@ fn build(
     declarations::hooks(&mut rs, &raw, &file, &colls, &mut errors);
     // Procedures and tables are declared now, compiled on first use.
     let mut resolver = Resolver::default();
-    procedures::declare(&mut rs, &raw, &file, &mut colls, &mut resolver, &mut errors);
-    tables::declare(&mut rs, &raw, &file, &mut colls, &mut resolver, &mut errors);
-    structure::match_procedures(&mut rs, &raw, &file, &mut errors);
+    let mut cx = CodeLoad {
+        file: &file,
+        colls: &mut colls,
+        resolver: &mut resolver,
+        errors: &mut errors,
+    };
+    procedures::declare(&mut rs, &raw, &mut cx);
+    tables::declare(&mut rs, &raw, &mut cx);
+    structure::match_procedures(&mut rs, &raw, &file, cx.errors);
     // Every procedure and table, those not reached yet too.
-    resolver.compile_waiting(&mut rs);
-    triggers::build(&mut rs, &raw, &file, &mut colls, &mut resolver, &mut errors);
+    cx.resolver.compile_waiting(&mut rs);
+    triggers::build(&mut rs, &raw, &mut cx);
     declarations::narration(&mut rs, &raw);
     // Figures last: their tests read the fields every procedure emits.
     figures::build(&mut rs, &raw, &mut errors);

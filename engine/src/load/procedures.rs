@@ -2,34 +2,27 @@
 //! on first use, by the [`Resolver`].
 
 use crate::ir::Code;
-use crate::ruleset::diag::{Diagnostic, SourceFile};
-use crate::ruleset::model::{Procedure, Ruleset, Unit};
+use crate::ruleset::model::{Procedure, Ruleset};
 use crate::ruleset::raw::RawRuleset;
 use crate::value::Ty;
 
-use super::code::{Pending, Resolver, code_offset, expanded_body, parse_param_list};
-use super::collections::Collections;
+use super::code::{CodeLoad, Pending, code_offset, expanded_body, parse_param_list};
 
 /// Declares every procedure, its code waiting in `resolver`.
-pub(super) fn declare(
-    rs: &mut Ruleset,
-    raw: &RawRuleset,
-    file: &SourceFile,
-    colls: &mut Collections,
-    resolver: &mut Resolver,
-    errors: &mut Vec<Diagnostic>,
-) {
+pub(super) fn declare(rs: &mut Ruleset, raw: &RawRuleset, cx: &mut CodeLoad<'_>) {
+    let CodeLoad {
+        file,
+        colls,
+        resolver,
+        errors,
+    } = cx;
     for (name, p) in &raw.procedures {
         let rule = format!("procedures.{name}");
         let params = match &p.params {
             None => Vec::new(),
             Some(s) => parse_param_list(file, s, &rule, errors, colls),
         };
-        let unit = rs.units.len() as u32;
-        rs.units.push(Unit {
-            rule: rule.clone(),
-            section: p.section.clone(),
-        });
+        let unit = rs.add_unit(rule.clone(), p.section.clone());
         let offset = code_offset(file, p.body.span());
         let typed = colls.params_of(name).map(<[_]>::to_vec).unwrap_or_default();
         let pending = expanded_body(file, offset, &rule, p.body.get_ref(), colls, &typed, errors)

@@ -5,22 +5,20 @@ use std::collections::HashMap;
 
 use crate::ir::Code;
 use crate::ruleset::diag::{Diagnostic, SourceFile};
-use crate::ruleset::model::{Domain, Row, Ruleset, Table, Unit};
+use crate::ruleset::model::{Domain, Row, Ruleset, Table};
 use crate::ruleset::raw::{RawRuleset, RawTable};
 use crate::value::Ty;
 
-use super::code::{Pending, Resolver, code_offset, expanded_body, value_span};
-use super::collections::Collections;
+use super::code::{CodeLoad, Pending, code_offset, expanded_body, value_span};
 
 /// Declares every table, its rows' code waiting in `resolver`.
-pub(super) fn declare(
-    rs: &mut Ruleset,
-    raw: &RawRuleset,
-    file: &SourceFile,
-    colls: &mut Collections,
-    resolver: &mut Resolver,
-    errors: &mut Vec<Diagnostic>,
-) {
+pub(super) fn declare(rs: &mut Ruleset, raw: &RawRuleset, cx: &mut CodeLoad<'_>) {
+    let CodeLoad {
+        file,
+        colls,
+        resolver,
+        errors,
+    } = cx;
     for (name, t) in &raw.tables {
         let rule = format!("tables.{name}");
         let header = format!("[tables.{name}]");
@@ -106,11 +104,7 @@ pub(super) fn declare(
                     ),
                 }
             }
-            let unit = rs.units.len() as u32;
-            rs.units.push(Unit {
-                rule: row_rule.clone(),
-                section: t.section.clone(),
-            });
+            let unit = rs.add_unit(row_rule.clone(), t.section.clone());
             let r = row.get_ref();
             let offset = code_offset(file, r.body.span());
             pend.push(

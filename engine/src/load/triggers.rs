@@ -5,23 +5,23 @@
 #![allow(clippy::result_large_err)]
 
 use crate::compile::{Compiler, Products};
-use crate::ruleset::diag::{Diagnostic, SourceFile};
-use crate::ruleset::model::{Ruleset, Trigger, Unit};
+use crate::ruleset::diag::Diagnostic;
+use crate::ruleset::model::{Ruleset, Trigger};
 use crate::ruleset::raw::RawRuleset;
 use crate::value::Ty;
 
-use super::code::{Resolver, code_offset, expanded_body, expanded_expression, value_span};
-use super::collections::Collections;
+use super::code::{
+    CodeLoad, Resolver, code_offset, expanded_body, expanded_expression, value_span,
+};
 
 /// Compiles every trigger and attaches it to its hook.
-pub(super) fn build(
-    rs: &mut Ruleset,
-    raw: &RawRuleset,
-    file: &SourceFile,
-    colls: &mut Collections,
-    resolver: &mut Resolver,
-    errors: &mut Vec<Diagnostic>,
-) {
+pub(super) fn build(rs: &mut Ruleset, raw: &RawRuleset, cx: &mut CodeLoad<'_>) {
+    let CodeLoad {
+        file,
+        colls,
+        resolver,
+        errors,
+    } = cx;
     for (name, t) in &raw.triggers {
         let rule = format!("triggers.{name}");
         let Some(h) = rs.hooks.iter().position(|h| h.name == *t.hook.get_ref()) else {
@@ -32,11 +32,7 @@ pub(super) fn build(
             );
             continue;
         };
-        let unit = rs.units.len() as u32;
-        rs.units.push(Unit {
-            rule: rule.clone(),
-            section: t.section.clone(),
-        });
+        let unit = rs.add_unit(rule.clone(), t.section.clone());
         let params = rs.hooks[h].params.clone();
         let when = match &t.when {
             None => None,

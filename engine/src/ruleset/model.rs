@@ -287,6 +287,12 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Adds a code unit (`rule` with its rulebook `section`) for messages; its number.
+    pub fn add_unit(&mut self, rule: String, section: String) -> u32 {
+        self.units.push(Unit { rule, section });
+        self.units.len() as u32 - 1
+    }
+
     /// The symbol for a string, interning it.
     pub fn intern(&mut self, s: &str) -> Sym {
         self.symbols.intern(s)
