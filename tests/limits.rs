@@ -166,6 +166,14 @@ fn docs_limits_md_gives_the_limits_of_the_code() {
         ),
         ("MAX_PIECES", format!("1 to {}", limits::MAX_PIECES)),
         ("MAX_AREAS", fuba_engine::board::MAX_AREAS.to_string()),
+        (
+            "MAX_ROW",
+            format!(
+                "-{} to {}",
+                count(fuba_engine::board::MAX_ROW as u64),
+                count(fuba_engine::board::MAX_ROW as u64)
+            ),
+        ),
         ("MAX_NESTING", limits::MAX_NESTING.to_string()),
         ("MAX_CODE_BYTES", size_text(limits::MAX_CODE_BYTES as u64)),
         ("ops_per_stage", count(run.ops_per_stage)),

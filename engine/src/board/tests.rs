@@ -317,6 +317,23 @@ fn rows_go_from_low_to_high() {
 }
 
 #[test]
+fn rows_and_the_halfway_line_stay_within_max_row() {
+    let e = error_after(|s| s.areas[1].2 = i32::MAX);
+    assert_eq!(e.key, "board.areas.S_MID.rows");
+    assert_eq!(e.message, "rows are -10000 to 10000, found 1..2147483647");
+    let e = error_after(|s| s.areas[0].1 = -MAX_ROW - 1);
+    assert_eq!(e.key, "board.areas.S_GOAL.rows");
+    let e = error_after(|s| s.halfway = MAX_ROW + 1);
+    assert_eq!(e.key, "board.halfway");
+    assert_eq!(e.message, "the halfway row is -10000 to 10000, found 10001");
+    // The largest rows allowed still build a board.
+    let mut s = spec();
+    let last = s.areas.len() - 1;
+    s.areas[last].2 = MAX_ROW;
+    Board::new(&s).expect("rows up to MAX_ROW are accepted");
+}
+
+#[test]
 fn every_area_named_must_exist() {
     let e = error_after(|s| s.areas[4].4 = "NOWHERE".into());
     assert_eq!(

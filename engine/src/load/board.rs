@@ -101,9 +101,14 @@ fn parse_side(s: &str) -> Option<Side> {
 /// Where an error of the board lies: the key it names (`board.areas.S_BOX.mirror`,
 /// `board.links[3]`), else the `[board]` header.
 fn locate_board_error(file: &SourceFile, key: &str) -> (usize, usize) {
+    if key == "board.halfway" {
+        if let Some(o) = file.find_key_top_down("board", "halfway") {
+            return (o, o + "halfway".len());
+        }
+    }
     let parts: Vec<&str> = key.split('.').collect();
     let name = parts.get(2).copied().unwrap_or("");
-    if let Some(o) = file.find_key("board.areas", name) {
+    if let Some(o) = file.find_key_top_down("board.areas", name) {
         if let Some(field) = parts.get(3) {
             if let Some(f) = file.text[o..].find(field) {
                 return (o + f, o + f + field.len());

@@ -115,6 +115,17 @@ impl SourceFile {
         self.find_key_within(self.layer_range(anchor), section, key)
     }
 
+    /// Where the top-most layer that writes the header `[section]` writes `key` under it:
+    /// the place of a value a layer above may have replaced (`halfway` in `[board]`).
+    pub fn find_key_top_down(&self, section: &str, key: &str) -> Option<usize> {
+        let header = format!("[{section}]");
+        self.layers.iter().rev().find_map(|&(_, start)| {
+            let (start, end) = self.layer_range(start);
+            self.text[start..end].find(&header)?;
+            self.find_key_within((start, end), section, key)
+        })
+    }
+
     /// [`SourceFile::find_key`] within the byte range `(start, end)` of the whole text.
     fn find_key_within(
         &self,
