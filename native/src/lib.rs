@@ -436,7 +436,8 @@ impl Code {
 
     /// Runs program `f` once per row of `rows` (`vary.len()` words each, written into
     /// the inputs numbered in `vary` before each run; the other inputs and the state bytes
-    /// as [`Code::run_with`] takes them), its values into `out`, in order, until one run
+    /// as [`Code::run_with`] takes them), its values into `out` (a score's integers, the
+    /// words read as signed), in order, until one run
     /// gives up: how many ran to the end. The operations a run that gave up counted are
     /// not kept in `ops`. One call for many runs costs a fraction of as many calls of
     /// [`Code::run_with`]: a program that scores options runs in a loop here, or, when it
@@ -451,7 +452,7 @@ impl Code {
         state: &[u8],
         vary: &[u16],
         rows: &[u64],
-        out: &mut [u64],
+        out: &mut [i64],
         ops: &mut u64,
         limit: u64,
     ) -> usize {
@@ -469,7 +470,7 @@ impl Code {
                 inputs.as_ptr(),
                 rows.as_ptr(),
                 n as u64,
-                out.as_mut_ptr(),
+                out.as_mut_ptr().cast::<u64>(),
             );
             // (A rows function's runs count no calls of their own after a run that gave
             // up: it stops there.)
@@ -488,7 +489,7 @@ impl Code {
         let mut ctx = Ctx::new(&mut h, *ops, limit, state);
         let mut done = 0;
         // One run: `false` when it gave up (the operations it counted dropped).
-        let once = |ctx: &mut Ctx, inputs: &[u64], o: &mut u64| {
+        let once = |ctx: &mut Ctx, inputs: &[u64], o: &mut i64| {
             let before = ctx.ops;
             let w = run(ctx, inputs.as_ptr());
             ctx.flush();
@@ -496,7 +497,7 @@ impl Code {
                 ctx.ops = before;
                 return false;
             }
-            *o = w;
+            *o = w as i64;
             true
         };
         if let [v] = *vary {

@@ -204,7 +204,7 @@ proptest! {
             }
             let before = ops2;
             match code.run_with(f, &mut h2, &words2, state(), &mut ops2, limit) {
-                Some(w) => want.push(w),
+                Some(w) => want.push(w as i64),
                 None => {
                     ops2 = before;
                     break;

@@ -181,20 +181,21 @@ impl Match<'_> {
         let Some(offer) = self.scored_offer_to(base, *slot, out.len(), self.opts.len()) else {
             return 0;
         };
-        let mut pending = std::mem::take(&mut self.kept.pending);
+        // The options to score, numbered: all but the skip, which `choose ... from` offers
+        // last and only there (`vm/offer.rs`). The numbers 0, 1, 2... are kept from offer
+        // to offer (a list that only grows), not written again for each.
+        let mut numbers = std::mem::take(&mut self.kept.numbers);
         let end = offer.end;
-        out.extend(std::iter::repeat_n(0, end));
-        // The options to score: all but the skip, which `choose ... from` offers last and
-        // only there (`vm/offer.rs`).
-        let opts = &self.opts[..end];
-        let plain = match opts.last() {
+        out.resize(out.len() + end, 0);
+        let plain = match self.opts[..end].last() {
             Some(Opt::Skip(_)) => end - 1,
             _ => end,
         };
-        pending.clear();
-        pending.extend(0..plain as u32);
-        let done = self.score_offer(site, (src, *e), &offer, &pending, out);
-        self.kept.pending = pending;
+        if numbers.len() < plain {
+            numbers.extend(numbers.len() as u32..plain as u32);
+        }
+        let done = self.score_offer(site, (src, *e), &offer, &numbers[..plain], out);
+        self.kept.numbers = numbers;
         done
     }
 

@@ -68,6 +68,9 @@ pub(crate) struct Kept {
     pub(super) added: Vec<(u32, i64)>,
     /// Spare buffer: the options of an offer left to score.
     pub(crate) pending: Vec<u32>,
+    /// The option numbers 0, 1, 2... as far as an offer has needed them: the options of
+    /// an offer scored whole ([`Match::direct_scores`](crate::vm::machine::Match)).
+    pub(crate) numbers: Vec<u32>,
 }
 
 /// The scores of one decision site worked out with the same values.

@@ -98,7 +98,7 @@ pub(crate) struct ScoreBuf {
     /// (two arrays cleared for every call cost a heuristic original match about 20 k
     /// instructions).
     pub(crate) rows: [u64; ROWS * MAX_VARY],
-    pub(crate) out: [u64; ROWS],
+    pub(crate) out: [i64; ROWS],
 }
 
 impl Default for ScoreBuf {

@@ -190,13 +190,11 @@ impl ScoreCall<'_, '_> {
             let first = chunk[0] as usize;
             let in_row = chunk[chunk.len() - 1] as usize == first + chunk.len() - 1;
             let ran = if let ([k], true) = (&self.kinds[..w], in_row) {
+                // The scores are written where they go.
                 let opts = m.opts.get(first..first + chunk.len()).unwrap_or_default();
                 n = option_words(opts, *k, rows);
-                let ran = run.rows(m, &rows[..n], &mut scored[..n]);
-                let to = out.get_mut(first..first + ran).unwrap_or_default();
-                for (o, x) in to.iter_mut().zip(&scored[..ran]) {
-                    *o = *x as i64;
-                }
+                let to = out.get_mut(first..first + n).unwrap_or_default();
+                let ran = run.rows(m, &rows[..to.len()], to);
                 done += ran;
                 if ran < chunk.len() {
                     break;
@@ -228,9 +226,9 @@ impl ScoreCall<'_, '_> {
                 }
                 run.rows(m, &rows[..n * w.max(1)], &mut scored[..n])
             };
-            for (&i, x) in chunk.iter().zip(&scored[..ran]) {
+            for (&i, &x) in chunk.iter().zip(&scored[..ran]) {
                 if let Some(o) = out.get_mut(i as usize) {
-                    *o = *x as i64;
+                    *o = x;
                 }
             }
             done += ran;
@@ -253,7 +251,7 @@ struct RowsRun<'p, 'b> {
 
 impl RowsRun<'_, '_> {
     /// Runs the machine code once per row of option words.
-    fn rows(&mut self, m: &mut Match<'_>, rows: &[u64], out: &mut [u64]) -> usize {
+    fn rows(&mut self, m: &mut Match<'_>, rows: &[u64], out: &mut [i64]) -> usize {
         let f = self.f;
         let mut ops = m.ops;
         let limit = m.limits.ops_per_stage;
