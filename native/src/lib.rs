@@ -37,6 +37,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module, default_libcall_names};
 
 mod callbacks;
+mod hoist;
 mod memo;
 mod rows;
 mod translate;

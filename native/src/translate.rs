@@ -12,6 +12,7 @@ use crate::callbacks::{
     CALLS, CALLS_CAP, Callback, FAIL, LIMIT, MOVES, MOVES_CAP, NCALLS, NMOVES, OPS, STATE, cb_call,
     cb_count, cb_moves, cb_prim, cb_var,
 };
+use crate::hoist::{hoisted, zeroed_per_run};
 use crate::memo::Memos;
 use crate::rows::Rows;
 use crate::{BinOp, Error, Op};
@@ -81,7 +82,7 @@ fn leaders(prog: &[Op]) -> BTreeSet<usize> {
 /// program once per row, its values into `out`, until one gives up, and returns how many
 /// ran to the end; the operations a run that gave up counted are dropped. Each run starts
 /// from zeroed registers, as a call of the plain function does, so the two give the same;
-/// in the loop, Cranelift works what no row changes out once.
+/// what no row changes is worked out once, before the loop ([`crate::hoist`]).
 pub(crate) fn translate<'a>(
     mut b: FunctionBuilder<'a>,
     prog: &[Op],
@@ -105,38 +106,63 @@ pub(crate) fn translate<'a>(
     let flags = MemFlagsData::trusted();
     // What a run only reads (its inputs, the board's tables, the pieces' counts, the
     // rows): nothing writes it while the code runs, so Cranelift may move such a load to
-    // where its value is used, out of the rows' loop, or share it.
+    // where its value is used, or share it (it did not take them out of the rows' loop:
+    // `crate::hoist` does).
     let fixed = flags.with_readonly().with_can_move();
     let memos = Memos::new(&mut b, prog, !keep || rows.is_some(), zero);
-    let rows = match rows {
-        Some(r) => Some(Rows::open(
-            &mut b,
-            r,
-            (entry, ctx, zero, blocks[&0]),
-            &vars,
-            (flags, fixed),
-        )),
-        None => {
-            for v in &vars {
-                b.def_var(*v, zero);
-            }
-            b.ins().jump(blocks[&0], &[]);
-            None
-        }
+    // A rows function works out what no row changes once, in its entry block, before
+    // the rows' loop opens (`crate::hoist`); the registers it writes keep their words
+    // from row to row.
+    let once = match rows {
+        Some(r) => hoisted(prog, r),
+        None => vec![false; prog.len()],
     };
+    let row_input = rows;
+    let mut rows: Option<Rows> = None;
     let sig = b.import_signature(cb_sig);
     let mut open = false;
-    for (pc, op) in prog.iter().enumerate() {
-        if let Some(&blk) = blocks.get(&pc) {
-            if open {
-                b.ins().jump(blk, &[]);
+    let order = (prog.iter().enumerate())
+        .filter(|&(pc, _)| once[pc])
+        .map(Some)
+        .chain([None])
+        .chain(
+            (prog.iter().enumerate())
+                .filter(|&(pc, _)| !once[pc])
+                .map(Some),
+        );
+    for step in order {
+        let Some((pc, op)) = step else {
+            // What is worked out once is in; the runs start.
+            match row_input {
+                Some(r) => {
+                    let zeroed = zeroed_per_run(&vars, prog, &once);
+                    let at = (entry, ctx, zero, blocks[&0]);
+                    rows = Some(Rows::open(&mut b, r, at, &zeroed, (flags, fixed)));
+                }
+                None => {
+                    for v in &vars {
+                        b.def_var(*v, zero);
+                    }
+                    b.ins().jump(blocks[&0], &[]);
+                }
             }
-            b.switch_to_block(blk);
+            // The program's first block, where a run starts.
+            b.switch_to_block(blocks[&0]);
             open = true;
-        }
-        if !open {
-            // Unreachable code (after a jump, not a target).
             continue;
+        };
+        if !once[pc] && pc > 0 {
+            if let Some(&blk) = blocks.get(&pc) {
+                if open {
+                    b.ins().jump(blk, &[]);
+                }
+                b.switch_to_block(blk);
+                open = true;
+            }
+            if !open {
+                // Unreachable code (after a jump, not a target).
+                continue;
+            }
         }
         let r = |b: &mut FunctionBuilder, i: u8| b.use_var(vars[i as usize]);
         let next = || blocks.get(&(pc + 1)).copied();

@@ -257,3 +257,73 @@ proptest! {
         prop_assert_eq!(code.run_with(each, &mut Mock::new(None), &inputs, state(), &mut ops, limit), None);
     }
 }
+
+/// A program whose first straight run holds every operation a rows function may work out
+/// once before its rows (`hoist.rs`), between operations that read the row, one that can
+/// give up, a register read before it is written and one written twice, then a branch.
+fn hoisting_program(row: u16) -> Vec<Op> {
+    use Op::*;
+    let r = row as u8;
+    vec![
+        Input(r, row),
+        Input(1, 1 - row.min(1)),
+        Const(2, 5),
+        Input(3, 2),
+        Not(10, 3),
+        Copy(11, 1),
+        ToSet(12, 3),
+        MoveEnd(13, 1, true),
+        MoveEnd(14, 1, false),
+        MoveKeeper(15, 1),
+        Size(16, 12),
+        Other(17, 15),
+        Spread(18, 1, 12, Some(17)),
+        Entry(19, 0, 14, Some(15)),
+        Pair(20, 2, 13, 14),
+        CountIn(21, 15, 18, 3),
+        Bin(BinOp::Lt, 22, 20, 21),
+        Bin(BinOp::In, 23, 13, 18),
+        Bin(BinOp::Add, 24, 2, 16),   // may give up: per row
+        Bin(BinOp::Union, 25, r, 18), // reads the row: per row
+        Copy(26, 27),                 // reads 27 before it is written
+        Const(27, 9),
+        Const(28, 1), // written twice
+        JumpIfNot(22, 26),
+        Const(28, 2),
+        Bin(BinOp::Sub, 29, 21, 1),
+        Bin(BinOp::Mul, 30, 19, 29),
+        Bin(BinOp::Diff, 31, 25, 23),
+        Bin(BinOp::Max, 32, 31, 30),
+        Bin(BinOp::Add, 33, 32, 24),
+        Bin(BinOp::Add, 34, 33, 26),
+        Bin(BinOp::Add, 35, 34, 28),
+        Ret(35),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A rows function that works out the first straight run's operations no row changes
+    /// once, before its rows, gives what the plain program gives row by row: the same
+    /// values, how many ran, operation count and host calls.
+    #[test]
+    fn what_a_rows_function_works_out_once_is_what_each_row_would(
+        row in 0..2u16,
+        inputs in [word(), word(), word()],
+        rows in prop::collection::vec(word(), 0..12),
+        ops0 in 0..10u64,
+        limit in prop_oneof![0..60u64, Just(u64::MAX)],
+    ) {
+        let prog = hoisting_program(row);
+        let (code, [plain, each]) = compiled_both(&prog, row);
+        let run = |f: usize| {
+            let (mut h, mut ops, mut words) = (Mock::new(None), ops0, inputs);
+            let mut out = vec![0; rows.len()];
+            let done = code.run_rows(f, &mut h, &mut words, state(), &[row], &rows, &mut out, &mut ops, limit);
+            out.truncate(done);
+            (out, ops, h.calls)
+        };
+        prop_assert_eq!(run(each), run(plain), "row input {}", row);
+    }
+}
