@@ -10,9 +10,8 @@ use std::fmt;
 /// The largest number of areas a board may have.
 pub const MAX_AREAS: usize = 32;
 
-/// The largest row number, either way from 0, that an area's rows or the halfway line may
-/// take: far more than any board needs, and small enough that sums of rows never overflow.
-pub const MAX_ROW: i32 = 10_000;
+mod rows;
+pub use rows::MAX_ROW;
 
 /// An area of the board, by index.
 pub type AreaId = u8;
@@ -235,30 +234,9 @@ impl Board {
                 .copied()
                 .ok_or_else(|| err(key, format!("unknown area `{name}`")))
         };
-        let in_range = |row: i32| (-MAX_ROW..=MAX_ROW).contains(&row);
-        if !in_range(spec.halfway) {
-            return Err(err(
-                "board.halfway".into(),
-                format!(
-                    "the halfway row is -{MAX_ROW} to {MAX_ROW}, found {}",
-                    spec.halfway
-                ),
-            ));
-        }
+        rows::check(spec)?;
         let mut areas = Vec::new();
         for (name, from, to, goal, mirror, zone) in &spec.areas {
-            if !in_range(*from) || !in_range(*to) {
-                return Err(err(
-                    format!("board.areas.{name}.rows"),
-                    format!("rows are -{MAX_ROW} to {MAX_ROW}, found {from}..{to}"),
-                ));
-            }
-            if from >= to {
-                return Err(err(
-                    format!("board.areas.{name}.rows"),
-                    format!("rows must go from low to high, found {from}..{to}"),
-                ));
-            }
             areas.push(Area {
                 name: name.clone(),
                 from: *from,
