@@ -27,7 +27,8 @@ pub(crate) struct Rows {
 impl Rows {
     /// The loop around the program, from the function's entry block (current in `b`,
     /// with the rows, their number and `out` as its third to fifth parameters):
-    /// the head takes the next row or returns how many ran; a run zeroes the registers,
+    /// the head takes the next row or returns how many ran; a run zeroes the registers'
+    /// variables `vars` (all but those worked out once before the rows, `crate::hoist`),
     /// puts the row's word in its variable, notes the operations counted so far, and
     /// goes on at the program's first block `start`.
     pub(crate) fn open(
