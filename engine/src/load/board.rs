@@ -101,12 +101,13 @@ fn parse_side(s: &str) -> Option<Side> {
 /// Where an error of the board lies: the key it names (`board.areas.S_BOX.mirror`,
 /// `board.links[3]`), else the `[board]` header.
 fn locate_board_error(file: &SourceFile, key: &str) -> (usize, usize) {
-    if key == "board.halfway" {
-        if let Some(o) = file.find_key_top_down("board", "halfway") {
-            return (o, o + "halfway".len());
+    let parts: Vec<&str> = key.split('.').collect();
+    // A key of `[board]` itself (`board.halfway`), where the top-most layer writes it.
+    if let ["board", own] = parts[..] {
+        if let Some(o) = file.find_key_top_down("board", own) {
+            return (o, o + own.len());
         }
     }
-    let parts: Vec<&str> = key.split('.').collect();
     let name = parts.get(2).copied().unwrap_or("");
     if let Some(o) = file.find_key_top_down("board.areas", name) {
         if let Some(field) = parts.get(3) {
